@@ -1,0 +1,192 @@
+/**
+ * The wire types of the Domain Management API, as zod schemas.
+ *
+ * These schemas are the single source of the request and response types: every TypeScript type
+ * that describes what crosses the wire is `z.infer`red from here. Requests are described strictly
+ * (we only ever send what the spec and DECISIONS.md allow); responses are parsed liberally (absent
+ * optional fields, unknown extra fields, `page` vs `current_page`, `connections` as a numeric
+ * string), so that a harmless variation of the API never breaks a deployment, while a body that
+ * does not fit at all becomes an error naming the field.
+ *
+ * This module knows neither HTTP nor Pulumi; the planner imports its types.
+ */
+import { z } from "zod";
+
+/** Every record type the API accepts, in the order the spec lists them. */
+export const RECORD_TYPES = [
+  "A",
+  "CNAME",
+  "TXT",
+  "MX",
+  "SRV",
+  "AAAA",
+  "NS",
+  "CAA",
+  "TLSA",
+  "URLFWD",
+  "URLFWD301",
+  "URLCLO",
+] as const;
+
+/** A DNS template record type, e.g. `"MX"`. Sent as a single string, never as an array. */
+export const RecordTypeSchema = z.enum(RECORD_TYPES);
+/** A DNS template record type, e.g. `"MX"`. */
+export type RecordType = z.infer<typeof RecordTypeSchema>;
+
+const uint16 = z.number().int().min(0).max(65535);
+
+/**
+ * A record as sent in a PUT body or a PATCH `add` item. `priority` is present only for MX and SRV,
+ * `weight` and `port` only for SRV; none is ever sent as `null`.
+ *
+ * @example
+ * const mx: WireRecord = { name: "@", type: "MX", content: "mx1.example.net", priority: 10 };
+ */
+export const WireRecordSchema = z.object({
+  name: z.string().min(1),
+  type: RecordTypeSchema,
+  content: z.string(),
+  priority: uint16.optional(),
+  weight: uint16.optional(),
+  port: uint16.optional(),
+});
+/** A record as sent in a PUT body or a PATCH `add` item. */
+export type WireRecord = z.infer<typeof WireRecordSchema>;
+
+/** Body of `PUT /v2/dns/templates/{template_id}/records`: replaces every record of the template. */
+export const PutRecordsBodySchema = z.object({ records: z.array(WireRecordSchema) });
+/** Body of `PUT /v2/dns/templates/{template_id}/records`. */
+export type PutRecordsBody = z.infer<typeof PutRecordsBodySchema>;
+
+/** A PATCH `update` item. `type` is not a field of update: a type change is a `del` plus an `add`. */
+export const UpdateItemSchema = z.object({
+  record_id: z.string().min(1),
+  name: z.string().min(1),
+  content: z.string(),
+  priority: uint16.optional(),
+  weight: uint16.optional(),
+  port: uint16.optional(),
+});
+/** A PATCH `update` item. */
+export type UpdateItem = z.infer<typeof UpdateItemSchema>;
+
+/** A PATCH `del` item. */
+export const DelItemSchema = z.object({ record_id: z.string().min(1) });
+/** A PATCH `del` item. */
+export type DelItem = z.infer<typeof DelItemSchema>;
+
+/**
+ * Body of `PATCH /v2/dns/templates/{template_id}/records`. The arrays sit at the top level of the
+ * body, as the spec's sample sends them, and only non-empty arrays are sent.
+ *
+ * @example
+ * const body: PatchRecordsBody = { del: [{ record_id: "r1" }], add: [{ name: "www", type: "A", content: "192.0.2.1" }] };
+ */
+export const PatchRecordsBodySchema = z.object({
+  add: z.array(WireRecordSchema).min(1).optional(),
+  update: z.array(UpdateItemSchema).min(1).optional(),
+  del: z.array(DelItemSchema).min(1).optional(),
+});
+/** Body of `PATCH /v2/dns/templates/{template_id}/records`. */
+export type PatchRecordsBody = z.infer<typeof PatchRecordsBodySchema>;
+
+/** The 200 body of a PUT, or of a PATCH that adds: the ids of the created records. */
+export const RecordIdsResponseSchema = z.object({ record_id: z.array(z.string().min(1)) });
+/** The 200 body of a PUT, or of a PATCH that adds. */
+export type RecordIdsResponse = z.infer<typeof RecordIdsResponseSchema>;
+
+/** Contact status values the spec names. The API may hold several at once. */
+export const CONTACT_STATUSES = ["ok", "pending_update", "pending_validation"] as const;
+/** A contact status value, e.g. `"ok"`. */
+export type ContactStatus = (typeof CONTACT_STATUSES)[number];
+
+/**
+ * `connections` is typed as a string by the spec's field table and carried as a number by its
+ * samples: accept both, expose an integer.
+ */
+const connectionsSchema = z.union([
+  z.number().int().nonnegative(),
+  z
+    .string()
+    .regex(/^\d+$/, "expected a non-negative integer or a numeric string")
+    .transform((s) => Number.parseInt(s, 10)),
+]);
+
+/** A contact as the API sends it (snake_case). Only `handle` is required; unknown fields are ignored. */
+export const WireContactSchema = z.object({
+  handle: z.string().min(1),
+  company_name: z.string().optional(),
+  name: z.string().optional(),
+  address_1: z.string().optional(),
+  address_2: z.string().optional(),
+  postal_code: z.string().optional(),
+  city: z.string().optional(),
+  state: z.string().optional(),
+  country: z.string().optional(),
+  phone: z.string().optional(),
+  email: z.string().optional(),
+  status: z.array(z.string()).optional(),
+  connections: connectionsSchema.optional(),
+  date_created: z.string().optional(),
+  date_last_updated: z.string().optional(),
+  auto_delete: z.boolean().optional(),
+  reference: z.string().optional(),
+});
+/** A contact as the API sends it. */
+export type WireContact = z.input<typeof WireContactSchema>;
+
+/**
+ * A contact as this package exposes it: camelCase fields, `connections` an integer, datetimes as
+ * the strings the API sent. Fields the API left out are absent.
+ */
+export const ContactSchema = WireContactSchema.transform((c) => ({
+  handle: c.handle,
+  companyName: c.company_name,
+  name: c.name,
+  address1: c.address_1,
+  address2: c.address_2,
+  postalCode: c.postal_code,
+  city: c.city,
+  state: c.state,
+  country: c.country,
+  phone: c.phone,
+  email: c.email,
+  status: c.status,
+  connections: c.connections,
+  dateCreated: c.date_created,
+  dateLastUpdated: c.date_last_updated,
+  autoDelete: c.auto_delete,
+  reference: c.reference,
+}));
+/** A contact as this package exposes it. */
+export type Contact = z.output<typeof ContactSchema>;
+
+/** The pagination object: the samples name the page `page`, the field table `current_page`. */
+export const PaginationSchema = z
+  .object({
+    current_page: z.number().int().positive().optional(),
+    page: z.number().int().positive().optional(),
+    per_page: z.number().int().positive(),
+    total_pages: z.number().int().nonnegative(),
+    total_results: z.number().int().nonnegative(),
+  })
+  .refine((p) => p.current_page !== undefined || p.page !== undefined, {
+    message: "expected current_page or page",
+    path: ["current_page"],
+  })
+  .transform((p) => ({
+    currentPage: (p.current_page ?? p.page) as number,
+    perPage: p.per_page,
+    totalPages: p.total_pages,
+    totalResults: p.total_results,
+  }));
+/** Pagination of a contacts page, camelCase. */
+export type Pagination = z.output<typeof PaginationSchema>;
+
+/** The 200 body of `GET /v2/contacts`. */
+export const ContactListResponseSchema = z.object({
+  data: z.array(ContactSchema),
+  pagination: PaginationSchema,
+});
+/** One page of `GET /v2/contacts`, parsed. */
+export type ContactListPage = z.output<typeof ContactListResponseSchema>;
