@@ -190,3 +190,30 @@ export const ContactListResponseSchema = z.object({
 });
 /** One page of `GET /v2/contacts`, parsed. */
 export type ContactListPage = z.output<typeof ContactListResponseSchema>;
+
+/**
+ * Describes why a value does not fit a schema, naming each field by its property path.
+ *
+ * @example
+ * const r = ContactListResponseSchema.safeParse(body);
+ * if (!r.success) describeIssues(r.error); // "pagination.total_pages: expected number, received undefined"
+ */
+export function describeIssues(error: z.ZodError, limit = 5): string {
+  const lines = error.issues.slice(0, limit).map((issue) => {
+    const where = propertyPath(issue.path);
+    const what = issue.message.replace(/^Invalid input: /, "");
+    return `${where === "" ? "(body)" : where}: ${what}`;
+  });
+  const more = error.issues.length - limit;
+  return more > 0 ? `${lines.join("; ")}; and ${more} more` : lines.join("; ");
+}
+
+/** Renders a zod issue path as a property path: `["data", 3, "handle"]` -> `data[3].handle`. */
+export function propertyPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const key of path) {
+    if (typeof key === "number") out += `[${key}]`;
+    else out += out === "" ? String(key) : `.${String(key)}`;
+  }
+  return out;
+}

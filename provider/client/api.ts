@@ -1,0 +1,193 @@
+/**
+ * The Domain Management API's operations as typed methods: one method per endpoint of the spec.
+ *
+ * Knows the paths, which requests are safe to repeat, and what each answer must hold; leaves HTTP
+ * to the transport. Request bodies are checked against their wire schemas before anything is sent,
+ * and only what the schema allows goes out.
+ */
+import { createHash } from "node:crypto";
+import type { ClientConfig } from "../config";
+import { type DomainApiError, RequestBodyError, responseError } from "./errors";
+import { Transport, type TransportOptions } from "./transport";
+import {
+  type ContactListPage,
+  ContactListResponseSchema,
+  describeIssues,
+  type PatchRecordsBody,
+  PatchRecordsBodySchema,
+  PutRecordsBodySchema,
+  RecordIdsResponseSchema,
+  type WireRecord,
+} from "./wire";
+
+/** Options of a {@link DomainApiClient}: those of its transport. */
+export type DomainApiClientOptions = TransportOptions;
+
+function recordsPath(templateId: string): string {
+  return `/v2/dns/templates/${encodeURIComponent(templateId)}/records`;
+}
+
+/**
+ * A client of the Domain Management API.
+ *
+ * @example
+ * const client = new DomainApiClient(resolveConfig());
+ * const ids = await client.putRecords("web", [{ name: "@", type: "A", content: "192.0.2.1" }]);
+ * await client.close();
+ */
+export class DomainApiClient {
+  readonly #transport: Transport;
+  readonly #apiKey: string;
+
+  constructor(config: ClientConfig, options?: DomainApiClientOptions) {
+    this.#transport = new Transport(config, options);
+    this.#apiKey = config.apiKey;
+  }
+
+  /**
+   * Replaces every record of a template (`PUT /v2/dns/templates/{id}/records`) and returns the new
+   * ids, one per submitted record, in the order submitted. Safe to repeat, so it is retried after
+   * network failures.
+   *
+   * @throws RequestBodyError when a record does not fit the wire schema (nothing is sent)
+   * @throws DomainApiError of kind `response` when the answer does not hold one id per record
+   */
+  async putRecords(templateId: string, records: WireRecord[]): Promise<string[]> {
+    const parsed = PutRecordsBodySchema.safeParse({ records });
+    if (!parsed.success) {
+      throw new RequestBodyError(
+        `Invalid records for template ${JSON.stringify(templateId)}: ${describeIssues(parsed.error)}`,
+      );
+    }
+    const path = recordsPath(templateId);
+    const { status, body } = await this.#transport.request({
+      method: "PUT",
+      path,
+      body: parsed.data,
+      replayable: true,
+      schema: RecordIdsResponseSchema,
+    });
+    return this.#ids("PUT", path, status, body?.record_id, records.length);
+  }
+
+  /**
+   * Adds, updates and deletes records of a template (`PATCH /v2/dns/templates/{id}/records`) and
+   * returns the ids of the added records (none when nothing is added). A request with adds is
+   * never resent once it may have reached the API: a second copy would add the records twice.
+   *
+   * @throws RequestBodyError when the body does not fit the wire schema or is empty (nothing is sent)
+   * @throws DomainApiError of kind `response` when the number of ids differs from the number of adds
+   */
+  async patchRecords(templateId: string, body: PatchRecordsBody): Promise<string[]> {
+    const parsed = PatchRecordsBodySchema.safeParse(body);
+    if (!parsed.success) {
+      throw new RequestBodyError(
+        `Invalid record changes for template ${JSON.stringify(templateId)}: ${describeIssues(parsed.error)}`,
+      );
+    }
+    const changes = parsed.data;
+    if (!changes.add && !changes.update && !changes.del) {
+      throw new RequestBodyError(
+        `Empty record changes for template ${JSON.stringify(templateId)}: at least one of add, update, del must hold an item`,
+      );
+    }
+    const path = recordsPath(templateId);
+    const adds = changes.add?.length ?? 0;
+    const { status, body: answer } = await this.#transport.request({
+      method: "PATCH",
+      path,
+      body: changes,
+      replayable: adds === 0,
+      schema: RecordIdsResponseSchema,
+    });
+    if (answer === undefined && adds === 0) return [];
+    return this.#ids("PATCH", path, status, answer?.record_id, adds);
+  }
+
+  /**
+   * Fetches one page of contacts (`GET /v2/contacts`). The query is sent as given; build it with the
+   * contacts query module.
+   *
+   * @throws DomainApiError of kind `response` when the page does not fit the spec, naming the field
+   */
+  async listContacts(query: URLSearchParams): Promise<ContactListPage> {
+    const { status, body } = await this.#transport.request({
+      method: "GET",
+      path: "/v2/contacts",
+      query,
+      replayable: true,
+      schema: ContactListResponseSchema,
+    });
+    if (body === undefined) {
+      throw this.#responseError(
+        "GET",
+        "/v2/contacts",
+        status,
+        "the body is empty, expected data and pagination",
+      );
+    }
+    return body;
+  }
+
+  /**
+   * Takes a domain out of quarantine (`POST /v2/domains/{domain}/restore`). Never resent once it may
+   * have reached the API; if no answer comes, the error's `outcome` is `unknown`.
+   */
+  async restoreDomain(domain: string): Promise<void> {
+    await this.#transport.request({
+      method: "POST",
+      path: `/v2/domains/${encodeURIComponent(domain)}/restore`,
+      replayable: false,
+    });
+  }
+
+  /** Releases the connections (the shared pool closes with its last user). */
+  async close(): Promise<void> {
+    await this.#transport.close();
+  }
+
+  #ids(method: string, path: string, status: number, ids: string[] | undefined, expected: number): string[] {
+    if (ids === undefined) {
+      throw this.#responseError(
+        method,
+        path,
+        status,
+        `record_id: expected ${expected} record id(s), got ${status === 204 ? "no body (204)" : "none"}`,
+      );
+    }
+    if (ids.length !== expected) {
+      throw this.#responseError(
+        method,
+        path,
+        status,
+        `record_id: expected ${expected} record id(s), one per ${method === "PUT" ? "submitted record" : "added record"}, got ${ids.length}`,
+      );
+    }
+    return ids;
+  }
+
+  #responseError(method: string, path: string, status: number, problem: string): DomainApiError {
+    return responseError({ method, path, status, problem, attempts: 1, secret: this.#apiKey });
+  }
+}
+
+const clients = new Map<string, DomainApiClient>();
+
+/**
+ * One client per (base URL, key, timeout, retries) in this process, so that every resource of a
+ * deployment shares a connection pool. The key is hashed before it becomes a map key, so a heap
+ * dump of the cache shows no key.
+ *
+ * @example
+ * const client = getClient(resolveConfig((k) => req.config.get(`domainapi:${k}`)));
+ */
+export function getClient(config: ClientConfig): DomainApiClient {
+  const keyHash = createHash("sha256").update(config.apiKey).digest("hex");
+  const cacheKey = `${config.baseUrl}\n${keyHash}\n${config.timeoutMs}\n${config.maxRetries}`;
+  let client = clients.get(cacheKey);
+  if (client === undefined) {
+    client = new DomainApiClient(config);
+    clients.set(cacheKey, client);
+  }
+  return client;
+}

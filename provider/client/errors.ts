@@ -1,0 +1,417 @@
+/**
+ * The errors of the Domain Management API client, and the redaction that keeps the API key out of
+ * them.
+ *
+ * Every message is built here, from plain facts the transport hands over (status, method, path,
+ * body text, error code), and every message goes through {@link redact} before it becomes part of
+ * an `Error`: the stack trace, `String(err)`, `JSON.stringify(err)` and `util.inspect(err)` are all
+ * derived from what is stored, so redacting at construction covers them all. The error never holds
+ * the client configuration, the request headers or the undici error object (whose fields we do not
+ * control), only strings and numbers.
+ *
+ * This module knows neither HTTP libraries nor Pulumi.
+ */
+import { STATUS_CODES } from "node:http";
+
+/** The text that replaces a secret wherever it would appear. */
+export const REDACTED = "[redacted]";
+
+/** How an error body's message is cut, so that an HTML error page does not flood the terminal. */
+const MAX_API_MESSAGE_CHARS = 500;
+
+/** The two ways to supply the key, named in every message about a missing or refused key. */
+export const API_KEY_HINT =
+  "set it with `pulumi config set --secret domainapi:apiKey <key>` or the DOMAINAPI_API_KEY environment variable";
+
+/**
+ * Replaces every occurrence of `secret` in `text` with `[redacted]`.
+ *
+ * Used on every message this package builds, because an API may echo the credential back (in an
+ * error body, say) and a message must never carry it on. Short secrets (under 4 characters) are
+ * still redacted: a key that short is a configuration mistake, not a reason to leak it.
+ *
+ * @example
+ * redact("bad key abc123", "abc123"); // "bad key [redacted]"
+ */
+export function redact(text: string, secret: string | undefined): string {
+  if (!secret) return text;
+  return text.split(secret).join(REDACTED);
+}
+
+/** What kind of failure a {@link DomainApiError} reports. */
+export type DomainApiErrorKind =
+  /** The API answered with a non-2xx status other than 401/403. */
+  | "http"
+  /** The API refused the key (401 or 403). */
+  | "auth"
+  /** The connection failed (refused, reset, closed) before a full answer came. */
+  | "network"
+  /** No answer came within `domainapi:timeoutMs`. */
+  | "timeout"
+  /** The API answered 2xx, but with a body that does not fit what the spec promises. */
+  | "response";
+
+/**
+ * Whether the change a request asked for took effect.
+ *
+ * - `not-applied`: the API refused it, or it never reached the API.
+ * - `applied`: the API accepted it (a 2xx whose body then did not fit, for instance).
+ * - `unknown`: the request may have reached the API and no answer came back.
+ */
+export type RequestOutcome = "not-applied" | "applied" | "unknown";
+
+/** The facts a {@link DomainApiError} is built from. */
+export interface DomainApiErrorInit {
+  /** The full message; it is redacted again on construction. */
+  message: string;
+  kind: DomainApiErrorKind;
+  method: string;
+  path: string;
+  status?: number;
+  apiMessage?: string;
+  retryable: boolean;
+  outcome: RequestOutcome;
+  /** How many times the request was sent (1 when it was not retried). */
+  attempts?: number;
+  /** undici's error code for network failures and timeouts, e.g. `UND_ERR_SOCKET`. */
+  code?: string;
+  /** The secret to redact from every string field. */
+  secret?: string;
+}
+
+const BRAND = Symbol.for("pulumi-domainapi.DomainApiError");
+
+/**
+ * A failed call to the Domain Management API.
+ *
+ * Carries what a user needs to act: the HTTP status (absent for network failures), the method and
+ * path (never the base URL's credentials, never the key), the message the API gave, whether a
+ * retry could help, and, for requests that change something, whether the change took effect.
+ *
+ * @example
+ * try {
+ *   await client.restoreDomain("shop.example");
+ * } catch (err) {
+ *   if (err instanceof DomainApiError && err.outcome === "unknown") {
+ *     // check the domain's state before trying again
+ *   }
+ * }
+ */
+export class DomainApiError extends Error {
+  /** HTTP status of the API's answer; undefined when no answer came. */
+  readonly status?: number;
+  /** HTTP method of the failed request, e.g. `PATCH`. */
+  readonly method: string;
+  /** Path of the failed request, e.g. `/v2/dns/templates/web/records`. */
+  readonly path: string;
+  /** The best message found in the API's error body. */
+  readonly apiMessage?: string;
+  /**
+   * Whether running the operation again could succeed: true for rate limits, unavailability and
+   * network failures of requests that are safe to repeat; false for 4xx answers and for requests
+   * whose outcome is unknown (check the state first).
+   */
+  readonly retryable: boolean;
+  /** What failed; see {@link DomainApiErrorKind}. */
+  readonly kind: DomainApiErrorKind;
+  /** Whether the requested change took effect; see {@link RequestOutcome}. */
+  readonly outcome: RequestOutcome;
+  /** How many times the request was sent. A 404 after 2 attempts may mean the first one applied. */
+  readonly attempts: number;
+  /** undici's error code for network failures and timeouts, e.g. `UND_ERR_SOCKET`. */
+  readonly code?: string;
+
+  constructor(init: DomainApiErrorInit) {
+    super(redact(init.message, init.secret));
+    this.name = "DomainApiError";
+    this.kind = init.kind;
+    this.method = init.method;
+    this.path = redact(init.path, init.secret);
+    this.retryable = init.retryable;
+    this.outcome = init.outcome;
+    this.attempts = init.attempts ?? 1;
+    if (init.status !== undefined) this.status = init.status;
+    if (init.apiMessage !== undefined) this.apiMessage = redact(init.apiMessage, init.secret);
+    if (init.code !== undefined) this.code = init.code;
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+
+  /**
+   * Whether `err` is a DomainApiError, also when it comes from another copy of this package (the
+   * dynamic provider loads the package by name, the program may load it by path).
+   */
+  static is(err: unknown): err is DomainApiError {
+    return typeof err === "object" && err !== null && (err as Record<symbol, unknown>)[BRAND] === true;
+  }
+
+  /** A plain object for logs and `JSON.stringify`; holds only redacted strings, never the key. */
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      message: this.message,
+      kind: this.kind,
+      status: this.status,
+      method: this.method,
+      path: this.path,
+      apiMessage: this.apiMessage,
+      retryable: this.retryable,
+      outcome: this.outcome,
+      attempts: this.attempts,
+      code: this.code,
+    };
+  }
+}
+
+/**
+ * Whether `err` is the API's 404 (an unknown template, record id or domain).
+ *
+ * @example
+ * try { await client.patchRecords("web", body); } catch (err) { if (isNotFound(err)) { ... } }
+ */
+export function isNotFound(err: unknown): boolean {
+  return DomainApiError.is(err) && err.status === 404;
+}
+
+/**
+ * The provider's configuration is missing or invalid. The message lists every problem, each with
+ * both ways to fix it (stack config and environment variable), and never contains the key.
+ */
+export class ConfigError extends Error {
+  /** One line per problem, without the heading. */
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[], secret?: string) {
+    const safe = problems.map((p) => redact(p, secret));
+    super(`pulumi-domainapi is not configured correctly:\n${safe.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+    this.problems = safe;
+  }
+}
+
+/**
+ * A request body that does not fit its wire schema, caught before anything is sent. The message
+ * names the field path, e.g. `records[2].priority: expected number, received string`.
+ */
+export class RequestBodyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RequestBodyError";
+  }
+}
+
+/**
+ * Finds the most useful message in an API error body, whose shape the spec does not show.
+ *
+ * Tries, in order: `message`, `error` (a string), `error.message`, `errors[].message` (joined),
+ * `detail`, `title`; else the raw text, whitespace collapsed and cut to 500 characters; an empty
+ * body gives the status text (e.g. `Service Unavailable`).
+ *
+ * @example
+ * extractApiMessage('{"error":{"code":"not_found","message":"no such template"}}', 404); // "no such template"
+ * extractApiMessage("", 503); // "Service Unavailable"
+ */
+export function extractApiMessage(bodyText: string, status: number): string {
+  const text = bodyText.trim();
+  if (text === "") return STATUS_CODES[status] ?? `HTTP ${status}`;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return cut(text);
+  }
+  return cut(messageFromJson(parsed) ?? text);
+}
+
+function messageFromJson(value: unknown): string | undefined {
+  if (typeof value === "string") return nonEmpty(value);
+  if (typeof value !== "object" || value === null) return undefined;
+  const obj = value as Record<string, unknown>;
+  const error = obj.error;
+  const errors = obj.errors;
+  const fromErrors = Array.isArray(errors)
+    ? errors
+        .map((e) =>
+          typeof e === "string" ? e : isRecord(e) && typeof e.message === "string" ? e.message : undefined,
+        )
+        .filter((m): m is string => m !== undefined && m.trim() !== "")
+        .join("; ")
+    : undefined;
+  return (
+    stringField(obj, "message") ??
+    (typeof error === "string" ? nonEmpty(error) : undefined) ??
+    (isRecord(error) ? stringField(error, "message") : undefined) ??
+    nonEmpty(fromErrors ?? "") ??
+    stringField(obj, "detail") ??
+    stringField(obj, "title")
+  );
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function stringField(obj: Record<string, unknown>, key: string): string | undefined {
+  const v = obj[key];
+  return typeof v === "string" ? nonEmpty(v) : undefined;
+}
+
+function nonEmpty(s: string): string | undefined {
+  return s.trim() === "" ? undefined : s;
+}
+
+/** Ends `text` with a full stop unless it already ends with punctuation. */
+function sentence(text: string): string {
+  return /[.!?…]$/.test(text) ? text : `${text}.`;
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: stripping them is the point
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]+/g;
+
+function cut(text: string): string {
+  // Control characters (a terminal escape in an HTML page, say) must not reach the user's terminal.
+  const flat = text.replace(CONTROL_CHARS, " ").replace(/\s+/g, " ").trim();
+  return flat.length > MAX_API_MESSAGE_CHARS ? `${flat.slice(0, MAX_API_MESSAGE_CHARS)}…` : flat;
+}
+
+/** The facts of a non-2xx answer, as the transport saw them. */
+export interface HttpFailure {
+  method: string;
+  path: string;
+  status: number;
+  bodyText: string;
+  attempts: number;
+  /** Why the transport stopped retrying early, e.g. a Retry-After longer than it waits. */
+  stopReason?: string | undefined;
+  secret: string;
+}
+
+/** Statuses that mean "try again later"; any other 4xx/5xx will fail the same way again. */
+const TRANSIENT_STATUSES = new Set([429, 502, 503, 504]);
+
+/**
+ * Builds the error for a non-2xx answer: `auth` for 401/403 (naming the settings that supply the
+ * key), `http` otherwise.
+ */
+export function httpError(f: HttpFailure): DomainApiError {
+  const apiMessage = extractApiMessage(f.bodyText, f.status);
+  const statusText = STATUS_CODES[f.status] ?? "";
+  const head = `${f.method} ${f.path} returned ${f.status}${statusText ? ` ${statusText}` : ""}`;
+  const tries = f.attempts > 1 ? ` (after ${f.attempts} attempts)` : "";
+  const stopped = f.stopReason ? ` Not retried: ${f.stopReason}.` : "";
+  if (f.status === 401 || f.status === 403) {
+    return new DomainApiError({
+      message: `Authentication failed: ${head}: ${sentence(apiMessage)} Check the API key: ${API_KEY_HINT}.`,
+      kind: "auth",
+      method: f.method,
+      path: f.path,
+      status: f.status,
+      apiMessage,
+      retryable: false,
+      outcome: "not-applied",
+      attempts: f.attempts,
+      secret: f.secret,
+    });
+  }
+  const transient = TRANSIENT_STATUSES.has(f.status);
+  // A 502/504 from a gateway may come after the API applied the change; 429/503 are refusals.
+  const outcome: RequestOutcome =
+    f.method === "GET" || !transient || f.status === 429 || f.status === 503 ? "not-applied" : "unknown";
+  const advice = transient ? " The API is busy or unavailable; try again later." : "";
+  return new DomainApiError({
+    message: `${head}${tries}: ${sentence(apiMessage)}${stopped}${advice}`,
+    kind: "http",
+    method: f.method,
+    path: f.path,
+    status: f.status,
+    apiMessage,
+    retryable: transient,
+    outcome,
+    attempts: f.attempts,
+    secret: f.secret,
+  });
+}
+
+/** The facts of a request that got no (complete) answer. */
+export interface NetworkFailure {
+  method: string;
+  path: string;
+  /** undici's error code, e.g. `UND_ERR_SOCKET`, `UND_ERR_HEADERS_TIMEOUT`, `ECONNREFUSED`. */
+  code: string | undefined;
+  /** undici's description, e.g. `other side closed`. */
+  detail: string;
+  timeout: boolean;
+  timeoutMs: number;
+  /** False when the connection was never established, so the request cannot have been sent. */
+  maybeSent: boolean;
+  replayable: boolean;
+  attempts: number;
+  secret: string;
+}
+
+/**
+ * Builds the error for a request that got no answer. For a request that is not safe to repeat and
+ * may have reached the API, the outcome is `unknown` and the message says what to do.
+ */
+export function networkError(f: NetworkFailure): DomainApiError {
+  const what = f.timeout
+    ? `got no response within ${f.timeoutMs} ms (domainapi:timeoutMs)`
+    : `lost the connection (${f.detail}${f.code ? `, ${f.code}` : ""})`;
+  const tries = f.attempts > 1 ? ` after ${f.attempts} attempts` : "";
+  let outcome: RequestOutcome;
+  let advice: string;
+  if (!f.maybeSent || f.method === "GET") {
+    outcome = "not-applied";
+    advice = "Nothing was changed; check that the API is reachable and try again.";
+  } else if (f.replayable) {
+    outcome = "unknown";
+    advice = "The request is safe to repeat: run the operation again.";
+  } else {
+    outcome = "unknown";
+    advice =
+      "The request may have reached the API, so its outcome is unknown; it was not resent because " +
+      "repeating it could apply it twice. Check the current state at the registrar (or run `pulumi refresh`) " +
+      "before running the operation again.";
+  }
+  return new DomainApiError({
+    message: `${f.method} ${f.path} ${what}${tries}. ${advice}`,
+    kind: f.timeout ? "timeout" : "network",
+    method: f.method,
+    path: f.path,
+    retryable: outcome === "not-applied" || f.replayable,
+    outcome,
+    attempts: f.attempts,
+    ...(f.code !== undefined ? { code: f.code } : {}),
+    secret: f.secret,
+  });
+}
+
+/** The facts of a 2xx answer whose body does not fit the schema. */
+export interface ResponseFailure {
+  method: string;
+  path: string;
+  status: number;
+  /** What is wrong, naming the field, e.g. `pagination.total_pages: expected number`. */
+  problem: string;
+  attempts: number;
+  secret: string;
+}
+
+/**
+ * Builds the error for a 2xx answer that does not fit what the spec promises. The change (if any)
+ * was applied: the API said so.
+ */
+export function responseError(f: ResponseFailure): DomainApiError {
+  return new DomainApiError({
+    message:
+      `${f.method} ${f.path} returned ${f.status} with a body that does not fit the API's specification: ` +
+      `${f.problem}. The API may have changed; please report this with the debug log (pulumi up --debug).`,
+    kind: "response",
+    method: f.method,
+    path: f.path,
+    status: f.status,
+    retryable: false,
+    outcome: f.method === "GET" ? "not-applied" : "applied",
+    attempts: f.attempts,
+    secret: f.secret,
+  });
+}

@@ -1,0 +1,169 @@
+/**
+ * The provider's settings: where the API is, the key, and how patient to be.
+ *
+ * Each setting comes from the stack config (`domainapi:<name>`) or, when that is unset, from an
+ * environment variable; the stack config wins, so a stack can override a developer's shell. The
+ * dynamic provider and the program read the stack config differently (a provider request's config
+ * map versus `new pulumi.Config("domainapi")`), so the stack-config getter is passed in and this
+ * module stays free of Pulumi.
+ */
+import { API_KEY_HINT, ConfigError } from "./client/errors";
+
+/** The validated settings the client needs. */
+export interface ClientConfig {
+  /** The bearer credential. Never log it, never put it in a message. */
+  apiKey: string;
+  /** Absolute http(s) URL without a trailing slash and without `/v2` (every path starts with it). */
+  baseUrl: string;
+  /** How long to wait for the response headers, and between body chunks, per attempt. Default 30000. */
+  timeoutMs: number;
+  /** How many times a failed request may be resent (when that is safe). Default 4. */
+  maxRetries: number;
+}
+
+/** The names of the settings, as they appear after `domainapi:` in the stack config. */
+export type ConfigKey = "apiKey" | "baseUrl" | "timeoutMs" | "maxRetries";
+
+/**
+ * Reads one setting from the stack config; undefined when unset.
+ *
+ * @example
+ * // in the dynamic provider:
+ * const lookup: ConfigLookup = (k) => req.config.get(`domainapi:${k}`);
+ * // in the program:
+ * const lookup: ConfigLookup = (k) => new pulumi.Config("domainapi").get(k);
+ */
+export type ConfigLookup = (key: ConfigKey) => string | undefined;
+
+/** The environment variable that backs each setting. */
+export const ENV_VARS: Readonly<Record<ConfigKey, string>> = {
+  apiKey: "DOMAINAPI_API_KEY",
+  baseUrl: "DOMAINAPI_BASE_URL",
+  timeoutMs: "DOMAINAPI_TIMEOUT_MS",
+  maxRetries: "DOMAINAPI_MAX_RETRIES",
+};
+
+/** Default per-attempt timeout. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Default number of resends. */
+export const DEFAULT_MAX_RETRIES = 4;
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: a header value cannot hold them
+const NOT_HEADER_SAFE = /[\s\u0000-\u001f\u007f]/;
+
+const TIMEOUT_RANGE = { min: 1, max: 600_000 } as const;
+const RETRIES_RANGE = { min: 0, max: 10 } as const;
+
+/**
+ * Reads and validates the settings. Stack config wins over the environment.
+ *
+ * @param lookup the stack-config getter; omit it to read only the environment
+ * @param env the environment; defaults to `process.env`
+ * @throws ConfigError listing every problem, each with both ways to fix it; never the key's value
+ *
+ * @example
+ * const config = resolveConfig((k) => new pulumi.Config("domainapi").get(k));
+ * // { apiKey: "…", baseUrl: "https://api.example.com", timeoutMs: 30000, maxRetries: 4 }
+ */
+export function resolveConfig(lookup?: ConfigLookup, env: NodeJS.ProcessEnv = process.env): ClientConfig {
+  const read = (key: ConfigKey): string | undefined => {
+    const fromStack = lookup?.(key);
+    if (fromStack !== undefined && fromStack !== "") return fromStack;
+    const fromEnv = env[ENV_VARS[key]];
+    return fromEnv === undefined || fromEnv === "" ? undefined : fromEnv;
+  };
+
+  const rawKey = read("apiKey");
+  const apiKey = rawKey?.trim() ?? "";
+  const problems: string[] = [];
+
+  if (apiKey === "") {
+    problems.push(`domainapi:apiKey is not set: ${API_KEY_HINT}.`);
+  } else if (NOT_HEADER_SAFE.test(apiKey)) {
+    problems.push(
+      `domainapi:apiKey contains whitespace or control characters, which cannot be sent in a header: ${API_KEY_HINT}.`,
+    );
+  }
+
+  const baseUrl = normalizeBaseUrl(read("baseUrl"), problems);
+  const timeoutMs = readInteger("timeoutMs", read("timeoutMs"), DEFAULT_TIMEOUT_MS, TIMEOUT_RANGE, problems);
+  const maxRetries = readInteger(
+    "maxRetries",
+    read("maxRetries"),
+    DEFAULT_MAX_RETRIES,
+    RETRIES_RANGE,
+    problems,
+  );
+
+  if (problems.length > 0) throw new ConfigError(problems, rawKey);
+  return { apiKey, baseUrl, timeoutMs, maxRetries };
+}
+
+function howToSet(key: ConfigKey, example: string): string {
+  return `set it with \`pulumi config set domainapi:${key} ${example}\` or the ${ENV_VARS[key]} environment variable`;
+}
+
+function normalizeBaseUrl(raw: string | undefined, problems: string[]): string {
+  const fix = howToSet("baseUrl", "https://api.example.com");
+  if (raw === undefined || raw.trim() === "") {
+    problems.push(`domainapi:baseUrl is not set: ${fix}.`);
+    return "";
+  }
+  const text = raw.trim();
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    problems.push(`domainapi:baseUrl ${quote(text)} is not an absolute URL: ${fix}.`);
+    return "";
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    problems.push(`domainapi:baseUrl ${quote(text)} must use http or https, not ${url.protocol}: ${fix}.`);
+    return "";
+  }
+  if (url.username !== "" || url.password !== "") {
+    // Never echo the URL: its userinfo may be a credential.
+    problems.push(
+      `domainapi:baseUrl must not contain a user name or password (the key goes in domainapi:apiKey): ${fix}.`,
+    );
+    return "";
+  }
+  if (url.search !== "" || url.hash !== "") {
+    problems.push(`domainapi:baseUrl ${quote(text)} must not contain a query or a fragment: ${fix}.`);
+    return "";
+  }
+  const path = url.pathname.replace(/\/+$/, "");
+  if (/\/v2$/i.test(path)) {
+    problems.push(
+      `domainapi:baseUrl ${quote(text)} ends with /v2; drop the /v2, since every request path starts with it ` +
+        `(e.g. ${url.origin}${path.slice(0, -3)}): ${fix}.`,
+    );
+    return "";
+  }
+  return `${url.origin}${path}`;
+}
+
+function readInteger(
+  key: ConfigKey,
+  raw: string | undefined,
+  fallback: number,
+  range: { min: number; max: number },
+  problems: string[],
+): number {
+  if (raw === undefined) return fallback;
+  const text = raw.trim();
+  const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < range.min || value > range.max) {
+    problems.push(
+      `domainapi:${key} ${quote(text)} must be an integer from ${range.min} to ${range.max}: ` +
+        `${howToSet(key, String(fallback))}.`,
+    );
+    return fallback;
+  }
+  return value;
+}
+
+function quote(text: string): string {
+  const short = text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  return JSON.stringify(short);
+}
