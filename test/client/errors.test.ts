@@ -1,0 +1,95 @@
+import { inspect } from "node:util";
+import { describe, expect, test } from "vitest";
+import {
+  DomainApiError,
+  extractApiMessage,
+  httpError,
+  isNotFound,
+  networkError,
+  redact,
+} from "../../provider/client/errors";
+
+const KEY = "sk_test_ERRORS_abcdef123456";
+
+describe("extractApiMessage", () => {
+  test.each([
+    ['{"message":"template not found"}', "template not found"],
+    ['{"error":"rate limited"}', "rate limited"],
+    ['{"error":{"code":"not_found","message":"no such domain"}}', "no such domain"],
+    ['{"errors":[{"message":"first"},{"message":"second"}]}', "first; second"],
+    ['{"errors":["plain one","plain two"]}', "plain one; plain two"],
+    ['{"detail":"detail text","title":"Title"}', "detail text"],
+    ['{"title":"Only a title"}', "Only a title"],
+    ['"a JSON string"', "a JSON string"],
+    ['{"message":"", "detail":"falls through empty message"}', "falls through empty message"],
+    ['{"unexpected":{"shape":true}}', '{"unexpected":{"shape":true}}'],
+    ["[1,2,3]", "[1,2,3]"],
+    ["Bad Gateway from the proxy", "Bad Gateway from the proxy"],
+    ["<html>\n<body>\u001b[31mOops</body>\n</html>", "<html> <body> [31mOops</body> </html>"],
+  ])("%s -> %s", (body, expected) => {
+    expect(extractApiMessage(body, 400)).toBe(expected);
+  });
+
+  test("an empty body gives the status text", () => {
+    expect(extractApiMessage("", 503)).toBe("Service Unavailable");
+    expect(extractApiMessage("  \n", 404)).toBe("Not Found");
+    expect(extractApiMessage("", 599)).toBe("HTTP 599");
+  });
+
+  test("raw text is cut to 500 characters", () => {
+    const message = extractApiMessage("x".repeat(2000), 500);
+    expect(message.length).toBeLessThanOrEqual(501);
+    expect(message.startsWith("x".repeat(500))).toBe(true);
+  });
+});
+
+describe("redaction", () => {
+  test("redact replaces every occurrence", () => {
+    expect(redact(`a ${KEY} b ${KEY}`, KEY)).toBe("a [redacted] b [redacted]");
+    expect(redact("nothing here", undefined)).toBe("nothing here");
+  });
+
+  test("an error built from text holding the key holds it nowhere", () => {
+    const err = httpError({
+      method: "GET",
+      path: `/v2/contacts?email=${KEY}`,
+      status: 401,
+      bodyText: JSON.stringify({ message: `key ${KEY} is revoked` }),
+      attempts: 1,
+      secret: KEY,
+    });
+    expect(err.kind).toBe("auth");
+    for (const text of [err.message, String(err), JSON.stringify(err), err.stack ?? "", inspect(err), err.path]) {
+      expect(text).not.toContain(KEY);
+    }
+    expect(err.apiMessage).toBe("key [redacted] is revoked");
+  });
+
+  test("network errors of non-replayable requests say the outcome is unknown and what to do", () => {
+    const err = networkError({
+      method: "POST",
+      path: "/v2/domains/shop.example/restore",
+      code: "UND_ERR_SOCKET",
+      detail: "other side closed",
+      timeout: false,
+      timeoutMs: 1000,
+      maybeSent: true,
+      replayable: false,
+      attempts: 1,
+      secret: KEY,
+    });
+    expect(err.outcome).toBe("unknown");
+    expect(err.retryable).toBe(false);
+    expect(err.message).toContain("outcome is unknown");
+    expect(err.message).toContain("not resent");
+    expect(err.message).toContain("pulumi refresh");
+  });
+
+  test("DomainApiError.is and isNotFound recognise errors by brand", () => {
+    const notFound = httpError({ method: "PATCH", path: "/v2/x", status: 404, bodyText: "", attempts: 1, secret: KEY });
+    expect(DomainApiError.is(notFound)).toBe(true);
+    expect(isNotFound(notFound)).toBe(true);
+    expect(isNotFound(new Error("404"))).toBe(false);
+    expect(isNotFound({ status: 404 })).toBe(false);
+  });
+});
