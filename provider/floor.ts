@@ -1,0 +1,25 @@
+/**
+ * The engine's floor: a dynamic resource whose provider does no work at all. It exists so that the
+ * smoke test can prove the serialized-shim path works under the real engine with nothing else in
+ * the way, and so that benchmarks can subtract what the engine itself costs.
+ */
+import { randomUUID } from "node:crypto";
+import type * as pulumi from "@pulumi/pulumi";
+
+type Props = Record<string, unknown>;
+
+function withoutProvider(props: Props): Props {
+  const { __provider: _ignored, ...rest } = props;
+  return rest;
+}
+
+/** Create: echo the inputs under a fresh id. */
+export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+  return { id: `floor-${randomUUID()}`, outs: withoutProvider(inputs) };
+}
+
+/** Diff: an update whenever an input changed. */
+export async function diff(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+  const changes = JSON.stringify(withoutProvider(olds)) !== JSON.stringify(withoutProvider(news));
+  return { changes };
+}

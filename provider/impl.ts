@@ -1,0 +1,8 @@
+/**
+ * What the serialized shims (`dynamic.ts`) load at run time, by package name
+ * (`require("pulumi-domainapi/impl")`). Everything a provider method needs is reachable from here,
+ * and nothing here is ever serialized into the state.
+ */
+export * as floor from "./floor";
+export * as records from "./records/provider";
+export * as restore from "./restore/provider";

@@ -1,0 +1,27 @@
+/**
+ * pulumi-domainapi: DNS template records, domain restores and contact lookups of a registrar's
+ * Domain Management API, as Pulumi resources and functions.
+ *
+ * @example
+ * import * as domainapi from "pulumi-domainapi";
+ * new domainapi.DnsTemplateRecords("web", { templateId: "tpl-1", records: [{ name: "@", type: "A", content: "192.0.2.10" }] });
+ */
+export { ConfigError, DomainApiError } from "./client/errors";
+export type { Contact, ContactStatus, RecordType } from "./client/wire";
+export {
+  type GetContactsOptions,
+  type GetContactsOutputArgs,
+  type GetContactsResult,
+  getContacts,
+  getContactsOutput,
+} from "./contacts/getContacts";
+export { type GetContactsArgs, InvalidArgumentError } from "./contacts/query";
+export { dnsTemplateRecordsProvider, domainRestoreProvider } from "./dynamic";
+export {
+  type DnsRecord,
+  type DnsRecordArgs,
+  DnsTemplateRecords,
+  type DnsTemplateRecordsArgs,
+  type SafetyThresholdArgs,
+} from "./records/resource";
+export { DomainRestore, type DomainRestoreArgs } from "./restore/resource";

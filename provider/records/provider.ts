@@ -1,0 +1,442 @@
+/**
+ * DnsTemplateRecords' provider methods: wires the rules (check), the planner (update) and the
+ * client (every request). It holds no HTTP and no planning logic of its own; what it adds is the
+ * order of operations and what the state says after each of them, including after a failure.
+ */
+import { randomUUID } from "node:crypto";
+import type * as pulumi from "@pulumi/pulumi";
+import type { DomainApiClient } from "../client/api";
+import { DomainApiError, isNotFound } from "../client/errors";
+import * as log from "../log";
+import { client } from "../session";
+import { keyRecords } from "./keys";
+import {
+  applyStep,
+  checkSafety,
+  DEFAULT_SAFETY_THRESHOLD,
+  formatSummary,
+  type PatchStep,
+  type Plan,
+  planDelete,
+  planUpdate,
+  type SafetyThreshold,
+} from "./plan";
+import {
+  type InputIssue,
+  type RecordSpec,
+  type StateRecord,
+  toUpdateItem,
+  toWireRecord,
+  validateRecords,
+} from "./rules";
+import {
+  type CheckedInputs,
+  desiredRecords,
+  type RecordsOutputs,
+  type RecordsState,
+  readState,
+  writeOutputs,
+} from "./state";
+
+type Props = Record<string, unknown>;
+
+/** The engine's placeholder for a value not known until an earlier resource is created. */
+const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+const PROVIDER_KEY = "__provider";
+
+function containsUnknown(value: unknown): boolean {
+  if (value === UNKNOWN) return true;
+  if (Array.isArray(value)) return value.some(containsUnknown);
+  if (typeof value === "object" && value !== null) return Object.values(value).some(containsUnknown);
+  return false;
+}
+
+export { configure } from "../session";
+
+// ---------------------------------------------------------------------------------------------
+// check
+
+function checkThreshold(raw: unknown, issues: InputIssue[]): SafetyThreshold | false {
+  if (raw === undefined || raw === null) return DEFAULT_SAFETY_THRESHOLD;
+  if (raw === false) return false;
+  if (typeof raw !== "object" || Array.isArray(raw)) {
+    issues.push({
+      property: "safetyThreshold",
+      reason:
+        "expected an object { minExistingRecords, maxChangePercent } or false to turn the threshold off",
+    });
+    return DEFAULT_SAFETY_THRESHOLD;
+  }
+  const t = raw as Record<string, unknown>;
+  const threshold = { ...DEFAULT_SAFETY_THRESHOLD };
+  for (const key of Object.keys(t)) {
+    if (key !== "minExistingRecords" && key !== "maxChangePercent") {
+      issues.push({
+        property: `safetyThreshold.${key}`,
+        reason: "unknown setting; the threshold takes minExistingRecords and maxChangePercent",
+      });
+    }
+  }
+  if (t.minExistingRecords !== undefined) {
+    const v = t.minExistingRecords;
+    if (typeof v !== "number" || !Number.isInteger(v) || v < 0) {
+      issues.push({
+        property: "safetyThreshold.minExistingRecords",
+        reason: `expected a whole number of records >= 0, got ${JSON.stringify(v)}`,
+      });
+    } else threshold.minExistingRecords = v;
+  }
+  if (t.maxChangePercent !== undefined) {
+    const v = t.maxChangePercent;
+    if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || v > 100) {
+      issues.push({
+        property: "safetyThreshold.maxChangePercent",
+        reason: `expected a percentage from 0 to 100, got ${JSON.stringify(v)}`,
+      });
+    } else threshold.maxChangePercent = v;
+  }
+  return threshold;
+}
+
+function checkTemplateId(raw: unknown, issues: InputIssue[]): string {
+  if (typeof raw !== "string" || raw.trim() === "") {
+    issues.push({
+      property: "templateId",
+      reason: 'expected the id of a DNS template, e.g. templateId: "tpl-1"',
+    });
+    return "";
+  }
+  if (raw !== raw.trim()) {
+    issues.push({ property: "templateId", reason: "remove the leading or trailing white space" });
+  }
+  return raw;
+}
+
+/**
+ * Validates and canonicalizes the inputs; makes no request. Failures name the property path and
+ * how to fix it. On an update, it also applies the safety threshold, so a mass change already
+ * stops `pulumi preview`.
+ */
+export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  const issues: InputIssue[] = [];
+  const known = Object.keys(news).filter((k) => k !== PROVIDER_KEY);
+  for (const key of known) {
+    if (!["templateId", "records", "purge", "safetyThreshold"].includes(key)) {
+      issues.push({
+        property: key,
+        reason: "unknown input; DnsTemplateRecords takes templateId, records, purge and safetyThreshold",
+      });
+    }
+  }
+  if (containsUnknown(news)) {
+    // Part of the inputs is only known after other resources are created: validate the rest at
+    // update time, when the engine calls check again with every value known.
+    return { inputs: news };
+  }
+  const templateId = checkTemplateId(news.templateId, issues);
+  const rawRecords = news.records ?? [];
+  const { records, issues: recordIssues } = validateRecords(
+    Array.isArray(rawRecords) ? rawRecords : desiredFromKeyed(rawRecords),
+    "records",
+  );
+  issues.push(...recordIssues);
+  let purge = true;
+  if (news.purge !== undefined && news.purge !== null) {
+    if (typeof news.purge !== "boolean") {
+      issues.push({
+        property: "purge",
+        reason: "expected true (the resource owns the whole template) or false (only its own records)",
+      });
+    } else purge = news.purge;
+  }
+  const safetyThreshold = checkThreshold(news.safetyThreshold, issues);
+
+  if (issues.length === 0 && olds.records !== undefined && olds.templateId === templateId) {
+    const current = desiredRecords(olds).map((r, i) => ({ ...r, recordId: `current-${i}` }));
+    const plan = planUpdate(current, records);
+    const refusal = checkSafety(current.length, plan.summary, safetyThreshold);
+    if (refusal) issues.push({ property: "records", reason: refusal });
+  }
+
+  const inputs: CheckedInputs = { templateId, records: keyRecords(records), purge, safetyThreshold };
+  return issues.length > 0 ? { inputs: news, failures: issues } : { inputs: { ...inputs } };
+}
+
+function desiredFromKeyed(raw: unknown): unknown {
+  if (typeof raw === "object" && raw !== null && !Array.isArray(raw)) return Object.values(raw);
+  return raw;
+}
+
+// ---------------------------------------------------------------------------------------------
+// diff
+
+/** A new template is a new resource; anything else about the records is an update. */
+export async function diff(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+  if (containsUnknown(news.templateId)) return { changes: true, replaces: ["templateId"] };
+  if (olds.templateId !== news.templateId) return { changes: true, replaces: ["templateId"] };
+  if (containsUnknown(news)) return { changes: true };
+  const state = readState(olds);
+  const desired = desiredRecords(news);
+  const plan = planUpdate(state.records, desired);
+  const changes =
+    plan.steps.length > 0 ||
+    state.untrackedAdds ||
+    state.purge !== (news.purge !== false) ||
+    JSON.stringify(state.safetyThreshold) !== JSON.stringify(news.safetyThreshold ?? false);
+  return { changes };
+}
+
+// ---------------------------------------------------------------------------------------------
+// create / update / delete
+
+/**
+ * A failure after part of the work was applied. The dynamic provider turns an error carrying `id`
+ * and `properties` into a partial-failure result, so the state records exactly what the API holds
+ * and the next `pulumi up` finishes the job.
+ */
+class PartialFailure extends Error {
+  readonly id: string;
+  readonly properties: Props;
+  readonly reasons: string[];
+  constructor(message: string, id: string, properties: Props) {
+    super(message);
+    this.name = "PartialFailure";
+    this.id = id;
+    this.properties = properties;
+    this.reasons = [message];
+  }
+}
+
+/** Thrown from inside the step runner; carries the state reached before the failure. */
+class StepFailure extends Error {
+  readonly state: StateRecord[];
+  readonly untrackedAdds: boolean;
+  constructor(message: string, state: StateRecord[], untrackedAdds: boolean) {
+    super(message);
+    this.state = state;
+    this.untrackedAdds = untrackedAdds;
+  }
+}
+
+function checkedInputs(inputs: Props): CheckedInputs {
+  return {
+    templateId: String(inputs.templateId),
+    records: keyRecords(desiredRecords(inputs)),
+    purge: inputs.purge !== false,
+    safetyThreshold: (inputs.safetyThreshold ?? false) as SafetyThreshold | false,
+  };
+}
+
+function templateGone(templateId: string): string {
+  return (
+    `DNS template "${templateId}" does not exist (the API answered 404). ` +
+    `Recreate the template at the registrar, or point templateId at an existing template.`
+  );
+}
+
+function describeFailure(err: unknown, templateId: string): string {
+  if (err instanceof DomainApiError && err.outcome === "unknown") {
+    return (
+      `${err.message}. The record being added may or may not exist in template "${templateId}" now. ` +
+      "Run `pulumi up` again: with purge (the default) the template is then rewritten with one PUT, which " +
+      "removes any untracked copy; with purge: false, check the template for a duplicate first."
+    );
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+function singleStep(body: PatchStep["body"], parts: Partial<Omit<PatchStep, "body">>): PatchStep {
+  return {
+    body,
+    updates: parts.updates ?? [],
+    dels: parts.dels ?? [],
+    ...(parts.add ? { add: parts.add } : {}),
+  };
+}
+
+/**
+ * Sends a plan's steps in order. A 404 on a step that deletes or updates means some record
+ * vanished outside Pulumi (the API validates a PATCH as a whole); the items are then sent one at a
+ * time to find which: a vanished `del` is done, a vanished `update` becomes an `add`.
+ */
+async function runSteps(
+  api: DomainApiClient,
+  templateId: string,
+  current: StateRecord[],
+  steps: PatchStep[],
+): Promise<{ state: StateRecord[]; requests: number }> {
+  let state = current;
+  let requests = 0;
+  const send = async (step: PatchStep): Promise<void> => {
+    requests++;
+    const ids = await api.patchRecords(templateId, step.body);
+    state = applyStep(state, step, ids);
+  };
+  try {
+    for (const step of steps) {
+      try {
+        await send(step);
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+        if (step.dels.length === 0 && step.updates.length === 0) throw new Error(templateGone(templateId));
+        const readd: RecordSpec[] = [];
+        const vanished: string[] = [];
+        for (const del of step.dels) {
+          try {
+            await send(singleStep({ del: [{ record_id: del.recordId }] }, { dels: [del] }));
+          } catch (e) {
+            if (!isNotFound(e)) throw e;
+            vanished.push(`${del.name} ${del.type} ${del.content} (${del.recordId}, was to be deleted)`);
+            state = state.filter((r) => r.recordId !== del.recordId);
+          }
+        }
+        for (const upd of step.updates) {
+          try {
+            await send(singleStep({ update: [toUpdateItem(upd.from.recordId, upd.to)] }, { updates: [upd] }));
+          } catch (e) {
+            if (!isNotFound(e)) throw e;
+            vanished.push(
+              `${upd.from.name} ${upd.from.type} ${upd.from.content} (${upd.from.recordId}, added again)`,
+            );
+            state = state.filter((r) => r.recordId !== upd.from.recordId);
+            readd.push(upd.to);
+          }
+        }
+        if (vanished.length > 0) {
+          const all = vanished.length === step.dels.length + step.updates.length;
+          const hint = all
+            ? " (none of them exists any more: the template itself may have been removed)"
+            : "";
+          log.warn(`template ${templateId}: records removed outside Pulumi${hint}: ${vanished.join("; ")}`);
+        }
+        for (const add of [...(step.add ? [step.add] : []), ...readd]) {
+          try {
+            await send(singleStep({ add: [toWireRecord(add)] }, { add }));
+          } catch (e) {
+            if (isNotFound(e)) throw new Error(templateGone(templateId));
+            throw e;
+          }
+        }
+      }
+    }
+  } catch (err) {
+    const untracked = err instanceof DomainApiError && err.outcome === "unknown";
+    throw new StepFailure(describeFailure(err, templateId), state, untracked);
+  }
+  return { state, requests };
+}
+
+function resourceId(inputs: CheckedInputs): string {
+  // With purge the resource owns its template, so the template id is the resource's identity;
+  // without it several resources may share one template.
+  return inputs.purge ? inputs.templateId : `${inputs.templateId}/${randomUUID().slice(0, 8)}`;
+}
+
+function withProvider(outputs: RecordsOutputs, inputs: Props): Props {
+  return { ...outputs, [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
+}
+
+async function replaceAll(
+  api: DomainApiClient,
+  templateId: string,
+  desired: RecordSpec[],
+): Promise<StateRecord[]> {
+  try {
+    const ids = await api.putRecords(templateId, desired.map(toWireRecord));
+    return desired.map((r, i) => ({ ...r, recordId: ids[i] as string }));
+  } catch (err) {
+    if (isNotFound(err)) throw new Error(templateGone(templateId));
+    throw err;
+  }
+}
+
+function announce(templateId: string, plan: Plan): string {
+  const summary = formatSummary(plan.summary);
+  const lines = plan.corrections.map((c) => `  ${c.message}`);
+  log.info([`template ${templateId}: ${summary}`, ...lines].join("\n"));
+  return summary;
+}
+
+/** Create: one PUT of every record, or with `purge: false`, one PATCH per added record. */
+export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+  const checked = checkedInputs(inputs);
+  const desired = desiredRecords(inputs);
+  const api = client();
+  const id = resourceId(checked);
+  if (checked.purge) {
+    const state = await replaceAll(api, checked.templateId, desired);
+    const summary = `${desired.length} to create, 0 to update, 0 to delete, 0 unchanged (1 request, PUT)`;
+    log.info(`template ${checked.templateId}: ${summary}`);
+    return { id, outs: writeOutputs(checked, state, summary) };
+  }
+  const plan = planUpdate([], desired);
+  const summary = announce(checked.templateId, plan);
+  try {
+    const { state } = await runSteps(api, checked.templateId, [], plan.steps);
+    return { id, outs: writeOutputs(checked, state, summary) };
+  } catch (err) {
+    if (!(err instanceof StepFailure)) throw err;
+    if (err.state.length === 0 && !err.untrackedAdds) throw new Error(err.message);
+    const outputs = writeOutputs(checked, err.state, `failed: ${summary}`, err.untrackedAdds);
+    throw new PartialFailure(err.message, id, withProvider(outputs, inputs));
+  }
+}
+
+/** Update: the planner's minimal PATCH plan; unchanged records keep their ids. */
+export async function update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+  const old: RecordsState = readState(olds);
+  const checked = checkedInputs(news);
+  const desired = desiredRecords(news);
+  const api = client();
+  if (old.untrackedAdds && checked.purge) {
+    // An earlier add may have landed without us learning its id; only a full rewrite is sure to
+    // leave the template exactly as declared.
+    const state = await replaceAll(api, checked.templateId, desired);
+    const summary = `${desired.length} records rewritten with one PUT after an earlier add of unknown outcome`;
+    log.info(`template ${checked.templateId}: ${summary}`);
+    return { outs: writeOutputs(checked, state, summary) };
+  }
+  const plan = planUpdate(old.records, desired);
+  const summary = announce(checked.templateId, plan);
+  try {
+    const { state } = await runSteps(api, checked.templateId, old.records, plan.steps);
+    return { outs: writeOutputs(checked, state, summary) };
+  } catch (err) {
+    if (!(err instanceof StepFailure)) throw err;
+    const outputs = writeOutputs(
+      checked,
+      err.state,
+      `failed: ${summary}`,
+      err.untrackedAdds || old.untrackedAdds,
+    );
+    throw new PartialFailure(err.message, id, withProvider(outputs, news));
+  }
+}
+
+/** Delete: one PATCH removing the records this resource holds; what is already gone is skipped. */
+export async function delete_(_id: string, props: Props): Promise<void> {
+  const old = readState(props);
+  const api = client();
+  if (old.untrackedAdds && old.purge) {
+    try {
+      await api.putRecords(old.templateId, []);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      log.info(`template ${old.templateId} no longer exists; nothing left to remove`);
+    }
+    return;
+  }
+  const plan = planDelete(old.records);
+  if (plan.steps.length === 0) return;
+  try {
+    await runSteps(api, old.templateId, old.records, plan.steps);
+  } catch (err) {
+    throw new Error(err instanceof Error ? err.message : String(err));
+  }
+}
+export { delete_ as delete };
+
+/** Read: the API has no GET for records, so refresh keeps the state as it is. */
+export async function read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
+  return { id, props };
+}

@@ -1,0 +1,121 @@
+/**
+ * The DnsTemplateRecords resource class: the program-facing types and the wiring to the serialized
+ * shim. No logic lives here beyond exposing the stored, keyed state in its documented array shape.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { RecordType } from "../client/wire";
+import { dnsTemplateRecordsProvider } from "../dynamic";
+import type { RecordSpec } from "./rules";
+import { joinRecordIds } from "./state";
+
+/**
+ * One DNS record of a template, as declared in a program.
+ *
+ * @example
+ * const mx: DnsRecordArgs = { name: "@", type: "MX", content: "mx1.example.net", priority: 10 };
+ */
+export interface DnsRecordArgs {
+  /** Host name relative to the domain: `@` for the apex, `www`, `*.dev`, `_sip._tcp`. */
+  name: pulumi.Input<string>;
+  /** Record type (case-insensitive): A, AAAA, CNAME, MX, SRV, TXT, NS, CAA, TLSA, URLFWD, URLFWD301, URLCLO. */
+  type: pulumi.Input<RecordType | Lowercase<RecordType>>;
+  /** Content; may contain `{domainname}`, replaced by the domain where the template is applied. */
+  content: pulumi.Input<string>;
+  /** MX and SRV only (required there): 0-65535. */
+  priority?: pulumi.Input<number>;
+  /** SRV only (required there): 0-65535. */
+  weight?: pulumi.Input<number>;
+  /** SRV only (required there): 0-65535. */
+  port?: pulumi.Input<number>;
+}
+
+/**
+ * The safety threshold of an update, as octoDNS has it: when the template holds at least
+ * `minExistingRecords` records and an update would change or delete more than `maxChangePercent`
+ * of them, `pulumi preview` and `pulumi up` stop before any request.
+ */
+export interface SafetyThresholdArgs {
+  /** Below this many existing records the threshold does not apply. Default 10. */
+  minExistingRecords?: pulumi.Input<number>;
+  /** Largest share of existing records an update may change or delete, in percent. Default 30. */
+  maxChangePercent?: pulumi.Input<number>;
+}
+
+/** Inputs of {@link DnsTemplateRecords}. */
+export interface DnsTemplateRecordsArgs {
+  /** The DNS template whose records this resource manages. A new value replaces the resource. */
+  templateId: pulumi.Input<string>;
+  /** The records. Order does not matter: they are kept in a canonical order. */
+  records: pulumi.Input<pulumi.Input<DnsRecordArgs>[]>;
+  /**
+   * `true` (default): the resource owns the whole template; create replaces every record with one
+   * PUT. `false`: it adds and removes only its own records, so other records of the template survive.
+   */
+  purge?: pulumi.Input<boolean>;
+  /** Guard against mass changes; `false` turns it off. Default `{ minExistingRecords: 10, maxChangePercent: 30 }`. */
+  safetyThreshold?: pulumi.Input<SafetyThresholdArgs | false>;
+}
+
+/** A managed record with the id the API gave it. */
+export interface DnsRecord extends RecordSpec {
+  /** The API's id of the record; unchanged records keep it across updates. */
+  recordId: string;
+}
+
+/**
+ * The records of one DNS template, managed as a set: `pulumi up` makes the template match with the
+ * fewest requests (one PUT on create, a minimal PATCH plan on update), and the ids the API returns
+ * become outputs.
+ *
+ * @example
+ * const web = new DnsTemplateRecords("web", {
+ *   templateId: "tpl-1",
+ *   records: [
+ *     { name: "@", type: "A", content: "192.0.2.10" },
+ *     { name: "www", type: "CNAME", content: "{domainname}." },
+ *     { name: "@", type: "MX", content: "mx1.example.net", priority: 10 },
+ *   ],
+ * });
+ * export const ids = web.recordIds;
+ */
+export class DnsTemplateRecords extends pulumi.dynamic.Resource {
+  /** The template's id. */
+  declare readonly templateId: pulumi.Output<string>;
+  /** Whether the resource owns the whole template. */
+  declare readonly purge: pulumi.Output<boolean>;
+  /** The records in canonical order (name, type, content, numbers), each with its `recordId`. */
+  declare readonly records: pulumi.Output<DnsRecord[]>;
+  /** The record ids, aligned with {@link DnsTemplateRecords.records}. */
+  declare readonly recordIds: pulumi.Output<string[]>;
+  /** Summary of the last create or update, e.g. `1 to create, 1 to update, 0 to delete, 8 unchanged (1 request)`. */
+  declare readonly lastPlan: pulumi.Output<string>;
+
+  constructor(name: string, args: DnsTemplateRecordsArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      dnsTemplateRecordsProvider,
+      name,
+      {
+        templateId: args.templateId,
+        records: args.records,
+        purge: args.purge,
+        safetyThreshold: args.safetyThreshold,
+        ids: undefined,
+        lastPlan: undefined,
+      },
+      opts,
+      "domainapi",
+      "DnsTemplateRecords",
+    );
+    // The state keeps records keyed (for readable previews) with their ids beside them; expose
+    // them in the documented shape: an array in canonical order, ids aligned.
+    const stored = this as unknown as { records: pulumi.Output<unknown>; ids: pulumi.Output<unknown> };
+    const joined = pulumi
+      .all([stored.records, stored.ids])
+      .apply(([records, ids]) => joinRecordIds(records, ids));
+    Object.defineProperty(this, "records", { value: joined, enumerable: true });
+    Object.defineProperty(this, "recordIds", {
+      value: joined.apply((rs) => rs.map((r) => r.recordId)),
+      enumerable: true,
+    });
+  }
+}

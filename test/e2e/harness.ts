@@ -1,0 +1,211 @@
+/**
+ * End-to-end harness: real Pulumi engine (the CLI built by scripts/ensure-pulumi.sh), driven through
+ * the Automation API, on a throw-away file backend.
+ *
+ * Programs run as Automation API inline programs. Their language runtime is the Node process that
+ * runs the test (the Automation API serves it over gRPC and hands the CLI its address), so no
+ * `pulumi-language-nodejs` binary is needed; everything else (engine, state, secrets, the
+ * dynamic-provider plugin that deserializes our shim in its own process) is the real thing.
+ *
+ * The package under test is loaded the way a user's program loads it: by name, from a
+ * `node_modules/pulumi-domainapi` link in the work root, so the engine's plugin process resolves
+ * `require("pulumi-domainapi/impl")` exactly as it would in a user's project.
+ */
+import * as fs from "node:fs";
+import { createRequire } from "node:module";
+import * as os from "node:os";
+import * as path from "node:path";
+import type * as Automation from "@pulumi/pulumi/automation";
+
+/** The repository root. */
+export const repoRoot = path.resolve(__dirname, "../..");
+/** Where stacks' work directories live; holds the `node_modules/pulumi-domainapi` link. */
+export const workRoot = path.join(repoRoot, "test", ".work");
+
+/** Makes `node_modules/pulumi-domainapi` under `dir` point at `target` (a checkout of this package). */
+export function linkPackage(dir: string, target: string = repoRoot): void {
+  const modules = path.join(dir, "node_modules");
+  fs.mkdirSync(modules, { recursive: true });
+  const link = path.join(modules, "pulumi-domainapi");
+  try {
+    if (fs.readlinkSync(link) === target) return;
+    fs.rmSync(link, { force: true });
+  } catch {
+    // no link yet
+  }
+  fs.symlinkSync(target, link, "dir");
+}
+
+linkPackage(workRoot);
+const load = createRequire(path.join(workRoot, "program.js"));
+
+/** Loads a module by name as a user's program would (natively, not through vitest's transform). */
+export function requireFromWork<T>(name: string): T {
+  return load(name) as T;
+}
+
+/** The automation API, from the same @pulumi/pulumi instance the package under test uses. */
+export const automation = requireFromWork<typeof Automation>("@pulumi/pulumi/automation");
+/** The package under test, loaded by name (lazily: only once `npm run build` has produced dist/). */
+export function domainapi(): typeof import("../../provider") {
+  return requireFromWork("pulumi-domainapi");
+}
+
+/** A config value; secrets are stored encrypted by the passphrase secrets provider. */
+export type ConfigInput = string | { value: string; secret: true };
+
+/** Options of {@link createTestStack}. */
+export interface TestStackOptions {
+  /** The inline program. Whatever it returns becomes the stack's outputs. */
+  program: Automation.PulumiFn;
+  /** Project name (default "domainapi-e2e"). */
+  project?: string;
+  /** Config of the stack; keys without a namespace get the project's. */
+  config?: Record<string, ConfigInput>;
+  /** Extra environment of the CLI (and of the plugin processes it starts). */
+  env?: Record<string, string>;
+  /** Work directory (default: a fresh one under test/.work). Must resolve `pulumi-domainapi`. */
+  workDir?: string;
+  /** State backend directory (default: a fresh temp dir). Pass one to reopen a stack elsewhere. */
+  backendDir?: string;
+  /** Stack name (default "test"). */
+  stackName?: string;
+}
+
+/** Output captured from one engine operation. */
+export interface Captured {
+  stdout: string;
+  stderr: string;
+}
+
+/** A stack on a temp file backend, with capture of everything the engine printed. */
+export interface TestStack {
+  stack: Automation.Stack;
+  workDir: string;
+  backendDir: string;
+  up(opts?: Automation.UpOptions): Promise<Automation.UpResult & Captured>;
+  preview(opts?: Automation.PreviewOptions): Promise<Automation.PreviewResult & Captured>;
+  refresh(opts?: Automation.RefreshOptions): Promise<Automation.RefreshResult & Captured>;
+  destroy(opts?: Automation.DestroyOptions): Promise<Automation.DestroyResult & Captured>;
+  /** `pulumi stack export`, parsed. */
+  exportState(): Promise<Automation.Deployment>;
+  /** The raw text of `pulumi stack export`. */
+  exportText(): Promise<string>;
+  /** State resources of a type token (e.g. "pulumi-nodejs:dynamic/domainapi:DnsTemplateRecords"). */
+  resources(type?: string): Promise<StateResource[]>;
+  /** Everything the engine printed in this stack's operations so far. */
+  transcript(): string;
+  /** Destroys what is left, removes the stack and deletes the directories. Never throws. */
+  cleanup(): Promise<void>;
+}
+
+/** One resource of an exported deployment. */
+export interface StateResource {
+  urn: string;
+  type: string;
+  id?: string;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+}
+
+const PASSPHRASE = "e2e-passphrase";
+
+/** The environment every engine operation of the tests runs with. */
+export function engineEnv(backendDir: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+    PULUMI_BACKEND_URL: `file://${backendDir}`,
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_SKIP_CONFIRMATIONS: "true",
+    ...extra,
+  };
+}
+
+/**
+ * Creates (or selects) a stack for an inline program on a temp file backend.
+ *
+ * @example
+ * const s = await createTestStack({ program: async () => { new domainapi.DomainRestore("r", { domain: "shop.example" }); } });
+ * try { await s.up(); } finally { await s.cleanup(); }
+ */
+export async function createTestStack(options: TestStackOptions): Promise<TestStack> {
+  const workDir = options.workDir ?? fs.mkdtempSync(path.join(workRoot, "stack-"));
+  const ownsWorkDir = options.workDir === undefined;
+  const backendDir = options.backendDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "domainapi-state-"));
+  const ownsBackend = options.backendDir === undefined;
+  const project = options.project ?? "domainapi-e2e";
+  const env = engineEnv(backendDir, options.env);
+
+  const stack = await automation.LocalWorkspace.createOrSelectStack(
+    { stackName: options.stackName ?? "test", projectName: project, program: options.program },
+    {
+      workDir,
+      envVars: env,
+      secretsProvider: "passphrase",
+      projectSettings: { name: project, runtime: "nodejs", backend: { url: `file://${backendDir}` } },
+    },
+  );
+  for (const [key, value] of Object.entries(options.config ?? {})) {
+    const full = key.includes(":") ? key : `${project}:${key}`;
+    if (typeof value === "string") await stack.setConfig(full, { value });
+    else await stack.setConfig(full, { value: value.value, secret: true });
+  }
+
+  const log: string[] = [];
+  async function run<T extends { stdout: string; stderr: string }>(
+    op: string,
+    fn: (onOutput: (s: string) => void) => Promise<T>,
+  ): Promise<T> {
+    const chunks: string[] = [];
+    try {
+      const result = await fn((s) => chunks.push(s));
+      log.push(`$ ${op}\n${result.stdout}\n${result.stderr}`);
+      return result;
+    } catch (err) {
+      log.push(`$ ${op} (failed)\n${chunks.join("")}\n${String(err)}`);
+      throw err;
+    }
+  }
+
+  const testStack: TestStack = {
+    stack,
+    workDir,
+    backendDir,
+    up: (opts) => run("up", (onOutput) => stack.up({ onOutput, ...opts })),
+    preview: (opts) => run("preview", (onOutput) => stack.preview({ onOutput, ...opts })),
+    refresh: (opts) => run("refresh", (onOutput) => stack.refresh({ onOutput, ...opts })),
+    destroy: (opts) => run("destroy", (onOutput) => stack.destroy({ onOutput, ...opts })),
+    exportState: () => stack.exportStack(),
+    async exportText() {
+      return JSON.stringify(await stack.exportStack());
+    },
+    async resources(type?: string) {
+      const deployment = await stack.exportStack();
+      const all = ((deployment.deployment as { resources?: StateResource[] }).resources ??
+        []) as StateResource[];
+      return type ? all.filter((r) => r.type === type) : all;
+    },
+    transcript: () => log.join("\n"),
+    async cleanup() {
+      try {
+        await stack.destroy({ continueOnError: true });
+      } catch {
+        // best effort: the stack may hold nothing, or a test may have broken it on purpose
+      }
+      try {
+        await stack.workspace.removeStack(stack.name, { force: true });
+      } catch {
+        // best effort
+      }
+      if (ownsWorkDir) fs.rmSync(workDir, { recursive: true, force: true });
+      if (ownsBackend) fs.rmSync(backendDir, { recursive: true, force: true });
+    },
+  };
+  return testStack;
+}
+
+/** Type token of a dynamic resource of this package, e.g. `typeToken("DnsTemplateRecords")`. */
+export function typeToken(name: string): string {
+  return `pulumi-nodejs:dynamic/domainapi:${name}`;
+}
