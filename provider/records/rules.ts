@@ -418,6 +418,11 @@ export function identityOf(r: RecordSpec): string {
   return JSON.stringify([r.name, r.type, r.content, r.priority ?? null, r.weight ?? null, r.port ?? null]);
 }
 
+/** "an MX", "a TXT": the article goes by how the letters are spoken. */
+function withArticle(type: RecordType): string {
+  return `${/^(A|MX|NS|SRV)/.test(type) ? "an" : "a"} ${type}`;
+}
+
 interface Indexed {
   index: number;
   record: RecordSpec;
@@ -455,8 +460,8 @@ function crossRecordIssues(items: Indexed[], path: string): InputIssue[] {
     issues.push({
       property: `${path}[${late.index}].name`,
       reason:
-        `"${late.record.name}" holds both a ${early.record.type} (${path}[${early.index}]) and a ` +
-        `${late.record.type} (${path}[${late.index}]); ${rule}: remove one of them or give it another name`,
+        `"${late.record.name}" holds both ${withArticle(early.record.type)} (${path}[${early.index}]) and ` +
+        `${withArticle(late.record.type)} (${path}[${late.index}]); ${rule}: remove one of them or give it another name`,
     });
   };
   for (const group of byName.values()) {
@@ -475,7 +480,7 @@ function crossRecordIssues(items: Indexed[], path: string): InputIssue[] {
           conflict(
             forward,
             other,
-            `a ${forward.record.type} excludes A, AAAA and CNAME records at its name (the service creates A and AAAA records for it)`,
+            `${withArticle(forward.record.type)} excludes A, AAAA and CNAME records at its name (the service creates A and AAAA records for it)`,
           );
         }
       }
