@@ -1,0 +1,129 @@
+/**
+ * The state of one sandbox and the operations on it, free of HTTP: what `startSandbox` exposes to
+ * tests in process and what the admin routes expose over HTTP.
+ */
+
+import { z } from "zod";
+import type { WireContact } from "./contactSchema";
+import { WireContactSchema } from "./contactSchema";
+import type { ContactListFormat } from "./contacts";
+import { type DomainStatus, domainKey } from "./domains";
+import { type FaultRule, FaultSet } from "./faults";
+import { type RateLimit, RateLimitSchema, TokenBucket } from "./rateLimit";
+import {
+  applySeed,
+  type ContactGeneration,
+  type SandboxSeed,
+  type SandboxState,
+  type SeedRecord,
+} from "./seed";
+import { type SandboxRecord, TemplateStore } from "./templates";
+import { parseOrThrow } from "./validation";
+
+/** One /v2 request as the sandbox saw it. */
+export interface LoggedRequest {
+  method: string;
+  /** The pathname, e.g. `/v2/contacts`. */
+  path: string;
+  /** The raw query string without `?` (empty when there was none). */
+  query: string;
+  /** The parsed JSON body; the raw text when it was not JSON; undefined when there was none. */
+  body: unknown | undefined;
+  /** Status of the reply; 0 while in progress and for requests dropped before being handled. */
+  status: number;
+  /** When the request arrived, ISO 8601. */
+  time: string;
+  /** Set when a fault dropped the connection, before or after the change was applied. */
+  dropped?: "before" | "after";
+  /** Set when a fault rule fired on this request. */
+  fault?: boolean;
+}
+
+/** Settings of the sandbox core. */
+export interface CoreOptions {
+  apiKey: string;
+  seed: SandboxSeed;
+  generation: ContactGeneration;
+  latencyMs: number;
+  format: ContactListFormat;
+  rateLimit: RateLimit | undefined;
+}
+
+/** The sandbox's state, logs, faults and rate limit. */
+export class SandboxCore {
+  /** The live state (maps and array keep their identity across resets). */
+  readonly state: SandboxState = { templates: new Map(), domains: new Map(), contacts: [] };
+  /** Every /v2 request, oldest first; a live array. */
+  readonly requests: LoggedRequest[] = [];
+  readonly templates = new TemplateStore(this.state.templates);
+  readonly faults = new FaultSet();
+  private bucket: TokenBucket | undefined;
+
+  constructor(readonly options: CoreOptions) {
+    applySeed(this.state, this.templates, options.seed, options.generation);
+    this.setRateLimit(options.rateLimit);
+  }
+
+  /** Puts everything back as it was at start: seed data, no faults, empty log, the start rate limit. */
+  reset(): void {
+    applySeed(this.state, this.templates, this.options.seed, this.options.generation);
+    this.faults.clear();
+    this.requests.length = 0;
+    this.setRateLimit(this.options.rateLimit);
+  }
+
+  /** Turns the rate limit on with `limit`, or off with undefined. */
+  setRateLimit(limit: RateLimit | undefined): void {
+    this.bucket =
+      limit === undefined
+        ? undefined
+        : new TokenBucket(parseOrThrow(RateLimitSchema, limit, "rateLimit"), performance.now());
+  }
+
+  /** The current rate limit, if any. */
+  rateLimit(): RateLimit | undefined {
+    return this.bucket?.limit;
+  }
+
+  /** Takes a rate-limit token: undefined when the request may proceed, else seconds to wait. */
+  takeToken(): number | undefined {
+    return this.bucket?.take(performance.now());
+  }
+
+  /** A copy of a template's records, or undefined when the template does not exist. */
+  templateRecords(templateId: string): SandboxRecord[] | undefined {
+    return this.templates.records(templateId);
+  }
+
+  /** Creates or replaces a template; returns the new record ids in order. */
+  seedTemplate(templateId: string, records: SeedRecord[] = []): string[] {
+    return this.templates.seed(templateId, records);
+  }
+
+  /** Sets a domain's status, creating the domain if needed. */
+  setDomain(name: string, status: DomainStatus): void {
+    const valid = parseOrThrow(z.enum(["quarantined", "active"]), status, "status");
+    this.state.domains.set(domainKey(name), valid);
+  }
+
+  /** A domain's status, or undefined when it does not exist. */
+  domainStatus(name: string): DomainStatus | undefined {
+    return this.state.domains.get(domainKey(name));
+  }
+
+  /** Appends contacts (validated; a 400-style error names the field). */
+  addContacts(contacts: unknown): WireContact[] {
+    const valid = parseOrThrow(
+      z.array(WireContactSchema, { error: "must be an array of contacts" }),
+      contacts,
+      "contacts",
+    );
+    for (const contact of valid) this.state.contacts.push(contact);
+    return valid;
+  }
+
+  /** Adds a fault rule; see FaultRule. */
+  addFault(rule: FaultRule): void {
+    this.faults.add(rule);
+  }
+}
