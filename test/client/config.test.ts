@@ -21,7 +21,12 @@ function configError(fn: () => unknown): ConfigError {
 describe("resolveConfig", () => {
   test("reads the stack config and applies defaults", () => {
     const config = resolveConfig(stack({ apiKey: KEY, baseUrl: "https://api.example.com" }), {});
-    expect(config).toEqual({ apiKey: KEY, baseUrl: "https://api.example.com", timeoutMs: 30_000, maxRetries: 4 });
+    expect(config).toEqual({
+      apiKey: KEY,
+      baseUrl: "https://api.example.com",
+      timeoutMs: 30_000,
+      maxRetries: 4,
+    });
   });
 
   test("falls back to the environment", () => {
@@ -41,7 +46,12 @@ describe("resolveConfig", () => {
       DOMAINAPI_TIMEOUT_MS: "900",
       DOMAINAPI_MAX_RETRIES: "2",
     });
-    expect(config).toEqual({ apiKey: KEY, baseUrl: "https://stack.example.com", timeoutMs: 700, maxRetries: 2 });
+    expect(config).toEqual({
+      apiKey: KEY,
+      baseUrl: "https://stack.example.com",
+      timeoutMs: 700,
+      maxRetries: 2,
+    });
   });
 
   test("an empty stack value does not hide the environment", () => {
@@ -99,7 +109,9 @@ describe("resolveConfig", () => {
     ["maxRetries", "11"],
     ["maxRetries", "-1"],
   ] as const)("rejects %s = %j, naming the range and both ways to set it", (key, value) => {
-    const err = configError(() => resolveConfig(stack({ apiKey: KEY, baseUrl: "https://a.example", [key]: value }), {}));
+    const err = configError(() =>
+      resolveConfig(stack({ apiKey: KEY, baseUrl: "https://a.example", [key]: value }), {}),
+    );
     expect(err.message).toContain(`domainapi:${key}`);
     expect(err.message).toMatch(/must be an integer from \d+ to \d+/);
     expect(err.message).toContain(key === "timeoutMs" ? "DOMAINAPI_TIMEOUT_MS" : "DOMAINAPI_MAX_RETRIES");
@@ -117,7 +129,9 @@ describe("resolveConfig", () => {
     const errors = [
       configError(() => resolveConfig(stack({ apiKey: keyWithSpace, baseUrl: "https://a.example" }), {})),
       configError(() => resolveConfig(stack({ apiKey: KEY, baseUrl: `https://a.example/${KEY}/v2` }), {})),
-      configError(() => resolveConfig(stack({ apiKey: KEY, baseUrl: "https://a.example", timeoutMs: KEY }), {})),
+      configError(() =>
+        resolveConfig(stack({ apiKey: KEY, baseUrl: "https://a.example", timeoutMs: KEY }), {}),
+      ),
     ];
     for (const err of errors) {
       for (const text of [err.message, String(err), JSON.stringify(err), err.stack ?? ""]) {
@@ -128,8 +142,9 @@ describe("resolveConfig", () => {
   });
 
   test("trims a key read with a trailing newline", () => {
-    expect(resolveConfig(undefined, { DOMAINAPI_API_KEY: `${KEY}\n`, DOMAINAPI_BASE_URL: "https://a.example" }).apiKey).toBe(
-      KEY,
-    );
+    expect(
+      resolveConfig(undefined, { DOMAINAPI_API_KEY: `${KEY}\n`, DOMAINAPI_BASE_URL: "https://a.example" })
+        .apiKey,
+    ).toBe(KEY);
   });
 });

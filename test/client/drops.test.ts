@@ -5,6 +5,8 @@
  * outcome is unknown. Each test checks the sandbox's state afterwards.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { Transport } from "../../provider/client/transport";
+import { startSandbox } from "../../sandbox";
 import { apiFailure, type Harness, harness, requestsOf } from "./helpers";
 
 const RECORDS_PATH = "^/v2/dns/templates/[^/]+/records$";
@@ -113,12 +115,13 @@ describe("replays that meet their own first attempt", () => {
   });
 
   test("a refused connection is retried even for the restore POST: it never left the client", async () => {
-    const { Transport } = await import("../../provider/client/transport");
-    const { startSandbox } = await import("../../sandbox");
     const gone = await startSandbox({ apiKey: h.config.apiKey, port: 0 });
     const url = gone.url;
     await gone.close();
-    const transport = new Transport({ ...h.config, baseUrl: url, maxRetries: 2 }, { log: () => undefined, backoffBaseMs: 10 });
+    const transport = new Transport(
+      { ...h.config, baseUrl: url, maxRetries: 2 },
+      { log: () => undefined, backoffBaseMs: 10 },
+    );
     try {
       const err = await apiFailure(() =>
         transport.request({ method: "POST", path: "/v2/domains/shop.example/restore", replayable: false }),

@@ -59,7 +59,14 @@ describe("redaction", () => {
       secret: KEY,
     });
     expect(err.kind).toBe("auth");
-    for (const text of [err.message, String(err), JSON.stringify(err), err.stack ?? "", inspect(err), err.path]) {
+    for (const text of [
+      err.message,
+      String(err),
+      JSON.stringify(err),
+      err.stack ?? "",
+      inspect(err),
+      err.path,
+    ]) {
       expect(text).not.toContain(KEY);
     }
     expect(err.apiMessage).toBe("key [redacted] is revoked");
@@ -86,7 +93,14 @@ describe("redaction", () => {
   });
 
   test("DomainApiError.is and isNotFound recognise errors by brand", () => {
-    const notFound = httpError({ method: "PATCH", path: "/v2/x", status: 404, bodyText: "", attempts: 1, secret: KEY });
+    const notFound = httpError({
+      method: "PATCH",
+      path: "/v2/x",
+      status: 404,
+      bodyText: "",
+      attempts: 1,
+      secret: KEY,
+    });
     expect(DomainApiError.is(notFound)).toBe(true);
     expect(isNotFound(notFound)).toBe(true);
     expect(isNotFound(new Error("404"))).toBe(false);

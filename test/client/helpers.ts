@@ -2,11 +2,12 @@
  * Shared set-up of the client tests: a real sandbox on 127.0.0.1 port 0, a client configured for
  * it with short timeouts, and a log sink that keeps every debug line so tests can inspect them.
  */
-import { startSandbox } from "../../sandbox";
-import type { ClientConfig } from "../../provider/config";
+
 import { DomainApiClient } from "../../provider/client/api";
 import { DomainApiError } from "../../provider/client/errors";
 import { Transport, type TransportOptions } from "../../provider/client/transport";
+import type { ClientConfig } from "../../provider/config";
+import { startSandbox } from "../../sandbox";
 
 /** A key distinctive enough that any leak of it shows up in a substring search. */
 export const API_KEY = "sk_test_SECRET_9f8e7d6c5b4a3210";

@@ -10,7 +10,14 @@ import { apiFailure, failure, type Harness, harness, requestsOf } from "./helper
 
 const RECORDS_PATH = "^/v2/dns/templates/[^/]+/records$";
 const MX: WireRecord = { name: "@", type: "MX", content: "mx1.example.net", priority: 10 };
-const SRV: WireRecord = { name: "_sip._tcp", type: "SRV", content: "sip.example.net", priority: 1, weight: 5, port: 5060 };
+const SRV: WireRecord = {
+  name: "_sip._tcp",
+  type: "SRV",
+  content: "sip.example.net",
+  priority: 1,
+  weight: 5,
+  port: 5060,
+};
 const WWW: WireRecord = { name: "www", type: "A", content: "192.0.2.10" };
 
 let h: Harness;
@@ -73,7 +80,14 @@ describe("happy paths", () => {
   });
 
   test("listContacts sends search values verbatim, percent-encoded", async () => {
-    await h.client.listContacts(new URLSearchParams([["connections", ">5"], ["email", "%@example.com"], ["status", "ok"], ["status", "pending_update"]]));
+    await h.client.listContacts(
+      new URLSearchParams([
+        ["connections", ">5"],
+        ["email", "%@example.com"],
+        ["status", "ok"],
+        ["status", "pending_update"],
+      ]),
+    );
     expect(requestsOf(h.sandbox, "GET")[0]?.query).toBe(
       "connections=%3E5&email=%25%40example.com&status=ok&status=pending_update",
     );
@@ -87,9 +101,7 @@ describe("happy paths", () => {
 
 describe("request bodies are checked before sending", () => {
   test("a PUT record that does not fit names the field and sends nothing", async () => {
-    const err = await failure(() =>
-      h.client.putRecords("web", [WWW, { ...MX, priority: 70_000 }]),
-    );
+    const err = await failure(() => h.client.putRecords("web", [WWW, { ...MX, priority: 70_000 }]));
     expect(err).toBeInstanceOf(RequestBodyError);
     expect((err as Error).message).toContain("records[1].priority");
     expect(h.sandbox.requests).toHaveLength(0);
@@ -108,7 +120,11 @@ describe("error bodies of unknown shapes", () => {
     ['{"error":"string error"}', "application/json", "string error"],
     ['{"error":{"code":"x","message":"nested message"}}', "application/json", "nested message"],
     ['{"errors":[{"message":"one"},{"message":"two"}]}', "application/json", "one; two"],
-    ['{"type":"about:blank","title":"Bad","detail":"problem detail"}', "application/problem+json", "problem detail"],
+    [
+      '{"type":"about:blank","title":"Bad","detail":"problem detail"}',
+      "application/problem+json",
+      "problem detail",
+    ],
     ['{"something":"else"}', "application/json", '{"something":"else"}'],
     ["[]", "application/json", "[]"],
     ["upstream said no", "text/plain", "upstream said no"],
@@ -128,7 +144,9 @@ describe("error bodies of unknown shapes", () => {
 
   test("the sandbox's own validation error names the field", async () => {
     const err = await apiFailure(() =>
-      h.client.patchRecords("web", { update: [{ record_id: "rec-does-not-exist", name: "www", content: "x" }] }),
+      h.client.patchRecords("web", {
+        update: [{ record_id: "rec-does-not-exist", name: "www", content: "x" }],
+      }),
     );
     expect(err.status).toBe(404);
     expect(err.apiMessage).toMatch(/rec-does-not-exist/);
@@ -137,10 +155,22 @@ describe("error bodies of unknown shapes", () => {
 
 describe("2xx bodies that do not fit", () => {
   test.each([
-    ['{"data":[],"pagination":{"page":1,"per_page":50,"total_results":0}}', "pagination.total_pages: expected number"],
-    ['{"data":[{"name":"no handle"}],"pagination":{"page":1,"per_page":50,"total_pages":1,"total_results":1}}', "data[0].handle: expected string"],
-    ['{"data":[{"handle":"H1","connections":"many"}],"pagination":{"page":1,"per_page":50,"total_pages":1,"total_results":1}}', "data[0].connections"],
-    ['{"data":[],"pagination":{"per_page":50,"total_pages":1,"total_results":0}}', "pagination.current_page: expected current_page or page"],
+    [
+      '{"data":[],"pagination":{"page":1,"per_page":50,"total_results":0}}',
+      "pagination.total_pages: expected number",
+    ],
+    [
+      '{"data":[{"name":"no handle"}],"pagination":{"page":1,"per_page":50,"total_pages":1,"total_results":1}}',
+      "data[0].handle: expected string",
+    ],
+    [
+      '{"data":[{"handle":"H1","connections":"many"}],"pagination":{"page":1,"per_page":50,"total_pages":1,"total_results":1}}',
+      "data[0].connections",
+    ],
+    [
+      '{"data":[],"pagination":{"per_page":50,"total_pages":1,"total_results":0}}',
+      "pagination.current_page: expected current_page or page",
+    ],
     ['{"contacts":[]}', "data: expected array"],
     ["not json at all", "the body is not JSON"],
     ["", "the body is empty"],
@@ -156,7 +186,10 @@ describe("2xx bodies that do not fit", () => {
   });
 
   test("PUT answered with fewer ids than records: an error after the change was applied", async () => {
-    h.sandbox.addFault({ method: "PUT", respondAfterApply: { status: 200, body: '{"record_id":["only-one"]}' } });
+    h.sandbox.addFault({
+      method: "PUT",
+      respondAfterApply: { status: 200, body: '{"record_id":["only-one"]}' },
+    });
     const err = await apiFailure(() => h.client.putRecords("web", [WWW, MX]));
     expect(err.kind).toBe("response");
     expect(err.outcome).toBe("applied");
@@ -180,7 +213,10 @@ describe("2xx bodies that do not fit", () => {
   });
 
   test("PATCH with one add answered with two ids is an error", async () => {
-    h.sandbox.addFault({ method: "PATCH", respondAfterApply: { status: 200, body: '{"record_id":["x","y"]}' } });
+    h.sandbox.addFault({
+      method: "PATCH",
+      respondAfterApply: { status: 200, body: '{"record_id":["x","y"]}' },
+    });
     const err = await apiFailure(() => h.client.patchRecords("web", { add: [WWW] }));
     expect(err.kind).toBe("response");
     expect(err.message).toContain("expected 1 record id(s), one per added record, got 2");

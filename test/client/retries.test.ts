@@ -3,6 +3,8 @@
  * the answers that must not be retried (500, 4xx), against the sandbox's fault rules.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { isNotFound } from "../../provider/client/errors";
+import { Transport } from "../../provider/client/transport";
 import { apiFailure, type Harness, harness, requestsOf } from "./helpers";
 
 const RECORDS_PATH = "^/v2/dns/templates/[^/]+/records$";
@@ -109,7 +111,9 @@ describe("5xx", () => {
     expect(err.status).toBe(500);
     expect(err.retryable).toBe(false);
     expect(err.apiMessage).toBe("database on fire");
-    expect(err.message).toContain("PUT /v2/dns/templates/web/records returned 500 Internal Server Error: database on fire");
+    expect(err.message).toContain(
+      "PUT /v2/dns/templates/web/records returned 500 Internal Server Error: database on fire",
+    );
     expect(requestsOf(h.sandbox, "PUT")).toHaveLength(1);
   });
 
@@ -127,10 +131,11 @@ describe("5xx", () => {
 
 describe("4xx", () => {
   test("401: authentication failed, names both ways to set the key, not retried", async () => {
-    const { Transport } = await import("../../provider/client/transport");
     const wrong = new Transport({ ...h.config, apiKey: "wrong-key" }, { log: () => undefined });
     try {
-      const err = await apiFailure(() => wrong.request({ method: "GET", path: "/v2/contacts", replayable: true }));
+      const err = await apiFailure(() =>
+        wrong.request({ method: "GET", path: "/v2/contacts", replayable: true }),
+      );
       expect(err.kind).toBe("auth");
       expect(err.status).toBe(401);
       expect(err.retryable).toBe(false);
@@ -153,7 +158,6 @@ describe("4xx", () => {
   });
 
   test("404 of an unknown template is recognised by isNotFound", async () => {
-    const { isNotFound } = await import("../../provider/client/errors");
     const err = await apiFailure(() => h.client.putRecords("no-such-template", [A_RECORD]));
     expect(isNotFound(err)).toBe(true);
     expect(err.outcome).toBe("not-applied");

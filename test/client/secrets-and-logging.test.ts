@@ -36,9 +36,18 @@ function renderings(err: DomainApiError): string[] {
 
 describe("the key never appears", () => {
   const echoes = [
-    ["401 echoing the key", { status: 401, body: JSON.stringify({ message: `key ${API_KEY} is not valid` }) }],
-    ["403 echoing the header", { status: 403, body: JSON.stringify({ error: `Bearer ${API_KEY} lacks scope` }) }],
-    ["500 echoing it as text", { status: 500, body: `Authorization: Bearer ${API_KEY}`, contentType: "text/plain" }],
+    [
+      "401 echoing the key",
+      { status: 401, body: JSON.stringify({ message: `key ${API_KEY} is not valid` }) },
+    ],
+    [
+      "403 echoing the header",
+      { status: 403, body: JSON.stringify({ error: `Bearer ${API_KEY} lacks scope` }) },
+    ],
+    [
+      "500 echoing it as text",
+      { status: 500, body: `Authorization: Bearer ${API_KEY}`, contentType: "text/plain" },
+    ],
     ["503 echoing it in errors[]", { status: 503, body: JSON.stringify({ errors: [{ message: API_KEY }] }) }],
   ] as const;
 
@@ -64,7 +73,8 @@ describe("the key never appears", () => {
     const timedOut = await apiFailure(() =>
       h.client.patchRecords("web", { add: [{ name: "www", type: "A", content: "192.0.2.1" }] }),
     );
-    for (const err of [dropped, timedOut]) for (const text of renderings(err)) expect(text).not.toContain(API_KEY);
+    for (const err of [dropped, timedOut])
+      for (const text of renderings(err)) expect(text).not.toContain(API_KEY);
     expect(h.logs.length).toBeGreaterThanOrEqual(2);
     for (const line of h.logs) {
       expect(line).not.toContain(API_KEY);
@@ -97,15 +107,21 @@ describe("debug logging", () => {
     await h.client.restoreDomain("shop.example");
     expect(h.logs).toHaveLength(3);
     expect(h.logs[0]).toMatch(/^domainapi: GET \/v2\/contacts\?per_page=1 -> 200 in \d+ ms \(attempt 1\)$/);
-    expect(h.logs[1]).toMatch(/^domainapi: PUT \/v2\/dns\/templates\/web\/records -> 200 in \d+ ms \(attempt 1\)$/);
-    expect(h.logs[2]).toMatch(/^domainapi: POST \/v2\/domains\/shop\.example\/restore -> 204 in \d+ ms \(attempt 1\)$/);
+    expect(h.logs[1]).toMatch(
+      /^domainapi: PUT \/v2\/dns\/templates\/web\/records -> 200 in \d+ ms \(attempt 1\)$/,
+    );
+    expect(h.logs[2]).toMatch(
+      /^domainapi: POST \/v2\/domains\/shop\.example\/restore -> 204 in \d+ ms \(attempt 1\)$/,
+    );
   });
 
   test("a retried request logs every attempt", async () => {
     h.sandbox.addFault({ method: "GET", respond: { status: 503 } });
     await h.client.listContacts(new URLSearchParams({ per_page: "1" }));
     expect(h.logs).toHaveLength(2);
-    expect(h.logs[0]).toMatch(/GET \/v2\/contacts\?per_page=1 -> 503 in \d+ ms \(attempt 1\); retrying in \d+ ms$/);
+    expect(h.logs[0]).toMatch(
+      /GET \/v2\/contacts\?per_page=1 -> 503 in \d+ ms \(attempt 1\); retrying in \d+ ms$/,
+    );
     expect(h.logs[1]).toMatch(/GET \/v2\/contacts\?per_page=1 -> 200 in \d+ ms \(attempt 2\)$/);
   });
 
@@ -115,7 +131,9 @@ describe("debug logging", () => {
     h.sandbox.addFault({ method: "POST", drop: "before" });
     await apiFailure(() => h.client.restoreDomain("live.example"));
     expect(h.logs[0]).toMatch(/POST \/v2\/domains\/live\.example\/restore -> 409 in \d+ ms \(attempt 1\)$/);
-    expect(h.logs[1]).toMatch(/POST \/v2\/domains\/live\.example\/restore -> UND_ERR_SOCKET in \d+ ms \(attempt 1\)$/);
+    expect(h.logs[1]).toMatch(
+      /POST \/v2\/domains\/live\.example\/restore -> UND_ERR_SOCKET in \d+ ms \(attempt 1\)$/,
+    );
   });
 
   test("a throwing log sink does not fail the request", async () => {

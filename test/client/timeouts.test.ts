@@ -39,7 +39,9 @@ test("a GET slower than timeoutMs once is resent and succeeds", async () => {
   expect(page.data).toHaveLength(2);
   expect(Date.now() - started).toBeLessThan(SLOW_MS);
   expect(requestsOf(h.sandbox, "GET")).toHaveLength(2);
-  expect(h.logs.some((line) => line.includes("UND_ERR_HEADERS_TIMEOUT") && line.includes("(attempt 1)"))).toBe(true);
+  expect(
+    h.logs.some((line) => line.includes("UND_ERR_HEADERS_TIMEOUT") && line.includes("(attempt 1)")),
+  ).toBe(true);
 });
 
 test("a GET that stays slow ends as a timeout error after maxRetries resends", async () => {
