@@ -8,6 +8,9 @@
  * Retry-After wait that is longer than we are willing to wait, and a debug line per failed attempt.
  * Because that callback needs per-request state (attempt number, start time), each request gets
  * its own light RetryAgent over the shared, pooled Agent of its base URL.
+ *
+ * Timeouts are undici's header and body timeouts, per attempt. undici checks them on a coarse
+ * clock (about 0.5 to 1 s resolution), which is irrelevant at the default 30 s.
  */
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -85,14 +88,17 @@ const NOT_SENT_CODES = new Set([
 ]);
 /** Of those, the ones that may pass (a wrong host name will not). */
 const NOT_SENT_TRANSIENT_CODES = new Set(["ECONNREFUSED", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"]);
-/** Failures after the request may have been written: retried only for replayable requests. */
+/**
+ * Failures after the request may have been written: retried only for replayable requests. A body
+ * timeout is left out on purpose: it comes after the headers, and undici would resume such a
+ * response with a Range request, which a JSON API answers with the whole body again (an error).
+ */
 const MAYBE_SENT_TRANSIENT_CODES = new Set([
   "ECONNRESET",
   "EPIPE",
   "ETIMEDOUT",
   "UND_ERR_SOCKET",
   "UND_ERR_HEADERS_TIMEOUT",
-  "UND_ERR_BODY_TIMEOUT",
 ]);
 const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
 
