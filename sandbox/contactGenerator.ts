@@ -33,10 +33,17 @@ interface Country {
   hasStates: boolean;
 }
 
-const digits = (random: () => number, count: number): string =>
-  Array.from({ length: count }, () => Math.floor(random() * 10)).join("");
-const letters = (random: () => number, count: number): string =>
-  Array.from({ length: count }, () => String.fromCharCode(65 + Math.floor(random() * 26))).join("");
+function digits(random: () => number, count: number): string {
+  let out = "";
+  for (let i = 0; i < count; i += 1) out += Math.floor(random() * 10);
+  return out;
+}
+
+function letters(random: () => number, count: number): string {
+  let out = "";
+  for (let i = 0; i < count; i += 1) out += String.fromCharCode(65 + Math.floor(random() * 26));
+  return out;
+}
 
 const COUNTRIES: readonly Country[] = [
   {
@@ -213,9 +220,32 @@ function pickStatus(random: () => number): ContactStatus[] {
   return ["ok"];
 }
 
-/** Formats an instant as `YYYY-MM-DDThh:mm:ssZ` (whole seconds, UTC). */
+const pad2 = (n: number): string => (n < 10 ? `0${n}` : String(n));
+
+/**
+ * Formats an instant as `YYYY-MM-DDThh:mm:ssZ` (whole seconds, UTC). Computed by hand (days to
+ * civil date, H. Hinnant's algorithm) because Date#toISOString dominated generating 100,000 contacts.
+ */
 export function formatDatetime(epochMs: number): string {
-  return new Date(Math.floor(epochMs / 1000) * 1000).toISOString().replace(".000Z", "Z");
+  const seconds = Math.floor(epochMs / 1000);
+  const days = Math.floor(seconds / 86400);
+  const secondOfDay = seconds - days * 86400;
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const dayOfEra = z - era * 146097;
+  const yearOfEra = Math.floor(
+    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36524) - Math.floor(dayOfEra / 146096)) /
+      365,
+  );
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const monthIndex = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * monthIndex + 2) / 5) + 1;
+  const month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9;
+  const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
+  const hh = Math.floor(secondOfDay / 3600);
+  const mm = Math.floor((secondOfDay % 3600) / 60);
+  const ss = secondOfDay % 60;
+  return `${year}-${pad2(month)}-${pad2(day)}T${pad2(hh)}:${pad2(mm)}:${pad2(ss)}Z`;
 }
 
 /** The handle of the n-th generated contact (1-based), e.g. `C0000042`. */

@@ -275,6 +275,26 @@ function sortValue(contact: WireContact, field: SortField): SortValue {
 }
 
 /**
+ * Sorts stably by the keys: equal on every key, contacts keep their order. Works on columns of
+ * precomputed values and an index array, so 100,000 contacts sort without per-compare allocation.
+ */
+function sortContacts(contacts: WireContact[], keys: SortKey[]): WireContact[] {
+  const columns = keys.map((key) => contacts.map((contact) => sortValue(contact, key.field)));
+  const directions = keys.map((key) => (key.descending ? -1 : 1));
+  const order = Array.from({ length: contacts.length }, (_, index) => index);
+  order.sort((left, right) => {
+    for (let k = 0; k < columns.length; k += 1) {
+      const column = columns[k]!;
+      const a = column[left]!;
+      const b = column[right]!;
+      if (a !== b) return a < b ? -directions[k]! : directions[k]!;
+    }
+    return left - right;
+  });
+  return order.map((index) => contacts[index]!);
+}
+
+/**
  * Filters and sorts `contacts` by `query` and cuts out the requested page. Sorting is stable:
  * contacts equal on every sort key keep their stored order.
  */
@@ -286,24 +306,7 @@ export function runContactQuery(
     query.predicates.length === 0
       ? contacts.slice()
       : contacts.filter((contact) => query.predicates.every((predicate) => predicate(contact)));
-  if (query.sort.length > 0) {
-    const keyed = matched.map((contact, index) => ({
-      contact,
-      index,
-      keys: query.sort.map((key) => sortValue(contact, key.field)),
-    }));
-    keyed.sort((left, right) => {
-      for (let i = 0; i < query.sort.length; i += 1) {
-        const a = left.keys[i]!;
-        const b = right.keys[i]!;
-        if (a === b) continue;
-        const order = a < b ? -1 : 1;
-        return query.sort[i]!.descending ? -order : order;
-      }
-      return left.index - right.index;
-    });
-    matched = keyed.map((entry) => entry.contact);
-  }
+  if (query.sort.length > 0) matched = sortContacts(matched, query.sort);
   const start = (query.page - 1) * query.perPage;
   return {
     page: start < matched.length ? matched.slice(start, start + query.perPage) : [],
