@@ -11,7 +11,7 @@ export interface Call {
   status: number;
   headers: Headers;
   text: string;
-  /** The parsed body; undefined when the body is empty. */
+  /** The parsed body; undefined when the body is empty or not JSON. */
   json: unknown;
 }
 
@@ -52,8 +52,16 @@ export async function call(
     status: response.status,
     headers: response.headers,
     text,
-    json: text === "" ? undefined : JSON.parse(text),
+    json: parseOrUndefined(text),
   };
+}
+
+function parseOrUndefined(text: string): unknown {
+  try {
+    return text === "" ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The error message of an error body `{"error": {"code", "message"}}`. */
