@@ -32,7 +32,9 @@ const datetime = z
  * const c: WireContact = { handle: "C0000001", name: "Ada Lovelace", country: "GB", status: ["ok"], connections: 3 };
  */
 export const WireContactSchema = z.strictObject({
-  handle: z.string().min(1),
+  handle: z
+    .string({ error: (issue) => (issue.input === undefined ? "required" : "must be a string") })
+    .min(1, { error: "must not be empty" }),
   company_name: z.string().optional(),
   name: z.string().optional(),
   address_1: z.string().optional(),

@@ -111,7 +111,7 @@ export class FaultSet {
    * @throws ApiError 400 naming the field when the rule is malformed.
    */
   add(rule: unknown): void {
-    const valid = parseOrThrow(FaultRuleSchema, rule, "rule");
+    const valid = parseOrThrow(FaultRuleSchema, rule);
     this.rules.push({
       rule: valid,
       pattern: valid.path === undefined ? undefined : new RegExp(valid.path),

@@ -51,7 +51,7 @@ const SandboxSeedSchema = z.strictObject({
  */
 export function parseSeed(value: unknown, source = "seed"): SandboxSeed {
   const result = SandboxSeedSchema.safeParse(value);
-  if (!result.success) throw new Error(`${source}: ${formatIssues(result.error, "seed")}`);
+  if (!result.success) throw new Error(`${source}: ${formatIssues(result.error)}`);
   return result.data as SandboxSeed;
 }
 

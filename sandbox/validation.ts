@@ -215,31 +215,33 @@ export const PutBodySchema = z.strictObject(
 export type PutBody = z.output<typeof PutBodySchema>;
 
 /**
- * Formats a property path the way the sandbox's messages name fields.
+ * Formats a property path the way the sandbox's messages name fields. Without a prefix the path
+ * is relative to the request body (and the empty path is `body`); with one, it is prepended.
  *
  * @example
  * formatPath(["add", 1, "priority"]); // "add[1].priority"
  * formatPath([]); // "body"
+ * formatPath([0, "handle"], "contacts"); // "contacts[0].handle"
  */
-export function formatPath(path: ReadonlyArray<PropertyKey>, root = "body"): string {
-  let out = "";
+export function formatPath(path: ReadonlyArray<PropertyKey>, prefix?: string): string {
+  let out = prefix ?? "";
   for (const key of path) {
     if (typeof key === "number") out += `[${key}]`;
     else out += out === "" ? String(key) : `.${String(key)}`;
   }
-  return out === "" ? root : out;
+  return out === "" ? "body" : out;
 }
 
 /** Turns zod issues into one message, each issue as `path: reason`, joined by `; `. */
-export function formatIssues(error: ZodError, root = "body"): string {
+export function formatIssues(error: ZodError, prefix?: string): string {
   const parts: string[] = [];
   for (const issue of error.issues) {
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) {
-        parts.push(`${formatPath([...issue.path, key], root)}: unknown field`);
+        parts.push(`${formatPath([...issue.path, key], prefix)}: unknown field`);
       }
     } else {
-      parts.push(`${formatPath(issue.path, root)}: ${issue.message}`);
+      parts.push(`${formatPath(issue.path, prefix)}: ${issue.message}`);
     }
   }
   return parts.join("; ");
@@ -251,8 +253,8 @@ export function formatIssues(error: ZodError, root = "body"): string {
  * @example
  * const body = parseOrThrow(PutBodySchema, json); // throws "records[0].type: must be one of ..."
  */
-export function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, root = "body"): z.output<T> {
+export function parseOrThrow<T extends z.ZodType>(schema: T, value: unknown, prefix?: string): z.output<T> {
   const result = schema.safeParse(value);
-  if (!result.success) throw invalidRequest(formatIssues(result.error, root));
+  if (!result.success) throw invalidRequest(formatIssues(result.error, prefix));
   return result.data;
 }
