@@ -13,7 +13,6 @@ import { keyRecords } from "./keys";
 import {
   applyStep,
   checkSafety,
-  DEFAULT_SAFETY_THRESHOLD,
   formatSummary,
   type PatchStep,
   type Plan,
@@ -28,6 +27,8 @@ import {
   toUpdateItem,
   toWireRecord,
   validateRecords,
+  validateSafetyThreshold,
+  validateTemplateId,
 } from "./rules";
 import {
   type CheckedInputs,
@@ -56,62 +57,6 @@ export { configure } from "../session";
 // ---------------------------------------------------------------------------------------------
 // check
 
-function checkThreshold(raw: unknown, issues: InputIssue[]): SafetyThreshold | false {
-  if (raw === undefined || raw === null) return DEFAULT_SAFETY_THRESHOLD;
-  if (raw === false) return false;
-  if (typeof raw !== "object" || Array.isArray(raw)) {
-    issues.push({
-      property: "safetyThreshold",
-      reason:
-        "expected an object { minExistingRecords, maxChangePercent } or false to turn the threshold off",
-    });
-    return DEFAULT_SAFETY_THRESHOLD;
-  }
-  const t = raw as Record<string, unknown>;
-  const threshold = { ...DEFAULT_SAFETY_THRESHOLD };
-  for (const key of Object.keys(t)) {
-    if (key !== "minExistingRecords" && key !== "maxChangePercent") {
-      issues.push({
-        property: `safetyThreshold.${key}`,
-        reason: "unknown setting; the threshold takes minExistingRecords and maxChangePercent",
-      });
-    }
-  }
-  if (t.minExistingRecords !== undefined) {
-    const v = t.minExistingRecords;
-    if (typeof v !== "number" || !Number.isInteger(v) || v < 0) {
-      issues.push({
-        property: "safetyThreshold.minExistingRecords",
-        reason: `expected a whole number of records >= 0, got ${JSON.stringify(v)}`,
-      });
-    } else threshold.minExistingRecords = v;
-  }
-  if (t.maxChangePercent !== undefined) {
-    const v = t.maxChangePercent;
-    if (typeof v !== "number" || !Number.isFinite(v) || v < 0 || v > 100) {
-      issues.push({
-        property: "safetyThreshold.maxChangePercent",
-        reason: `expected a percentage from 0 to 100, got ${JSON.stringify(v)}`,
-      });
-    } else threshold.maxChangePercent = v;
-  }
-  return threshold;
-}
-
-function checkTemplateId(raw: unknown, issues: InputIssue[]): string {
-  if (typeof raw !== "string" || raw.trim() === "") {
-    issues.push({
-      property: "templateId",
-      reason: 'expected the id of a DNS template, e.g. templateId: "tpl-1"',
-    });
-    return "";
-  }
-  if (raw !== raw.trim()) {
-    issues.push({ property: "templateId", reason: "remove the leading or trailing white space" });
-  }
-  return raw;
-}
-
 /**
  * Validates and canonicalizes the inputs; makes no request. Failures name the property path and
  * how to fix it. On an update, it also applies the safety threshold, so a mass change already
@@ -133,7 +78,8 @@ export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.Ch
     // update time, when the engine calls check again with every value known.
     return { inputs: news };
   }
-  const templateId = checkTemplateId(news.templateId, issues);
+  issues.push(...validateTemplateId(news.templateId));
+  const templateId = typeof news.templateId === "string" ? news.templateId : "";
   const rawRecords = news.records ?? [];
   const { records, issues: recordIssues } = validateRecords(
     Array.isArray(rawRecords) ? rawRecords : desiredFromKeyed(rawRecords),
@@ -149,7 +95,10 @@ export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.Ch
       });
     } else purge = news.purge;
   }
-  const safetyThreshold = checkThreshold(news.safetyThreshold, issues);
+  const { threshold: safetyThreshold, issues: thresholdIssues } = validateSafetyThreshold(
+    news.safetyThreshold,
+  );
+  issues.push(...thresholdIssues);
 
   if (issues.length === 0 && olds.records !== undefined && olds.templateId === templateId) {
     const current = desiredRecords(olds).map((r, i) => ({ ...r, recordId: `current-${i}` }));

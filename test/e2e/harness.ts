@@ -11,11 +11,15 @@
  * `node_modules/pulumi-domainapi` link in the work root, so the engine's plugin process resolves
  * `require("pulumi-domainapi/impl")` exactly as it would in a user's project.
  */
+import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
+import { promisify } from "node:util";
 import type * as Automation from "@pulumi/pulumi/automation";
+
+const execFileAsync = promisify(execFile);
 
 /** The repository root. */
 export const repoRoot = path.resolve(__dirname, "../..");
@@ -89,8 +93,13 @@ export interface TestStack {
   destroy(opts?: Automation.DestroyOptions): Promise<Automation.DestroyResult & Captured>;
   /** `pulumi stack export`, parsed. */
   exportState(): Promise<Automation.Deployment>;
-  /** The raw text of `pulumi stack export`. */
+  /**
+   * The text of `pulumi stack export` as the CLI prints it (secrets encrypted, as a user sees
+   * them); the Automation API's exportStack shows secrets in plaintext, so it is no test of leaks.
+   */
   exportText(): Promise<string>;
+  /** Every file of the state backend, concatenated: what is actually stored. */
+  storedText(): string;
   /** State resources of a type token (e.g. "pulumi-nodejs:dynamic/domainapi:DnsTemplateRecords"). */
   resources(type?: string): Promise<StateResource[]>;
   /** Everything the engine printed in this stack's operations so far. */
@@ -178,7 +187,21 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
     destroy: (opts) => run("destroy", (onOutput) => stack.destroy({ onOutput, ...opts })),
     exportState: () => stack.exportStack(),
     async exportText() {
-      return JSON.stringify(await stack.exportStack());
+      const { stdout } = await execFileAsync(
+        "pulumi",
+        ["stack", "export", "--stack", stack.name, "--cwd", workDir],
+        {
+          env: { ...process.env, ...env },
+          maxBuffer: 64 * 1024 * 1024,
+        },
+      );
+      return stdout;
+    },
+    storedText() {
+      const files = fs
+        .readdirSync(backendDir, { recursive: true, withFileTypes: true })
+        .filter((f) => f.isFile());
+      return files.map((f) => fs.readFileSync(path.join(f.parentPath, f.name), "utf8")).join("\n");
     },
     async resources(type?: string) {
       const deployment = await stack.exportStack();
