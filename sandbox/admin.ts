@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { SandboxCore } from "./core";
+import { DomainStatusSchema } from "./domains";
 import { ApiError, invalidRequest, notFound } from "./errors";
 import { json, noContent, parseJson, type Reply, replyFrom } from "./http";
 import { type RateLimit, RateLimitSchema } from "./rateLimit";
@@ -15,7 +16,7 @@ import { parseOrThrow } from "./validation";
 export const ADMIN_PREFIX = "/__sandbox";
 
 const SeedTemplateBodySchema = z.strictObject({ records: z.array(z.unknown()).optional() });
-const DomainBodySchema = z.strictObject({ status: z.enum(["quarantined", "active"]) });
+const DomainBodySchema = z.strictObject({ status: DomainStatusSchema });
 /** `{perSecond, burst?}` turns the rate limit on; `{}` turns it off (undefined). */
 const RateLimitBodySchema = z
   .union([RateLimitSchema, z.strictObject({})], {

@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { WireContact } from "./contactSchema";
 import { WireContactSchema } from "./contactSchema";
 import type { ContactListFormat } from "./contacts";
-import { type DomainStatus, domainKey } from "./domains";
+import { type DomainStatus, DomainStatusSchema, domainKey } from "./domains";
 import { type FaultRule, FaultSet } from "./faults";
 import { type RateLimit, RateLimitSchema, TokenBucket } from "./rateLimit";
 import {
@@ -102,7 +102,7 @@ export class SandboxCore {
 
   /** Sets a domain's status, creating the domain if needed. */
   setDomain(name: string, status: DomainStatus): void {
-    const valid = parseOrThrow(z.enum(["quarantined", "active"]), status, "status");
+    const valid = parseOrThrow(DomainStatusSchema, status, "status");
     this.state.domains.set(domainKey(name), valid);
   }
 

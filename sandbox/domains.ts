@@ -2,10 +2,16 @@
  * Domains and the restore operation (`POST /v2/domains/{domain}/restore`). The spec names no
  * states; the sandbox knows two: `quarantined` (restorable) and `active`.
  */
+
+import { z } from "zod";
 import { ApiError, notFound } from "./errors";
 
+/** The states of a domain in the sandbox, as a schema (for seeds and admin bodies). */
+export const DomainStatusSchema = z.enum(["quarantined", "active"], {
+  error: (issue) => (issue.input === undefined ? "required" : "must be quarantined or active"),
+});
 /** The state of a domain in the sandbox. */
-export type DomainStatus = "quarantined" | "active";
+export type DomainStatus = z.infer<typeof DomainStatusSchema>;
 
 /** Domain names are case-insensitive; the sandbox keys them in lower case. */
 export function domainKey(name: string): string {

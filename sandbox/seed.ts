@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { generateContacts } from "./contactGenerator";
 import { type WireContact, WireContactSchema } from "./contactSchema";
-import { type DomainStatus, domainKey } from "./domains";
+import { type DomainStatus, DomainStatusSchema, domainKey } from "./domains";
 import type { SandboxRecord, TemplateStore } from "./templates";
 import { formatIssues } from "./validation";
 
@@ -42,7 +42,7 @@ export const DEFAULT_SEED: SandboxSeed = {
 /** Shape check of a seed file (records are checked against the record rules when applied). */
 const SandboxSeedSchema = z.strictObject({
   templates: z.record(z.string().min(1), z.array(z.unknown())).optional(),
-  domains: z.record(z.string().min(1), z.enum(["quarantined", "active"])).optional(),
+  domains: z.record(z.string().min(1), DomainStatusSchema).optional(),
   contacts: z.array(WireContactSchema).optional(),
 });
 
