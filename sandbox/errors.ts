@@ -14,7 +14,8 @@ export type ErrorCode =
   | "unsupported_media_type"
   | "payload_too_large"
   | "rate_limited"
-  | "injected_fault";
+  | "injected_fault"
+  | "internal_error";
 
 /** The JSON body of every error response of the sandbox. */
 export interface ErrorBody {
