@@ -163,15 +163,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
     process.stderr.write(`domainapi-sandbox: cannot start: ${(error as Error).message}\n`);
     return 1;
   }
-  // An env-supplied key may be a real one: never echo it.
-  const key = command.keyFromEnv ? "$DOMAINAPI_API_KEY" : command.options.apiKey;
-  process.stdout.write(
-    `domainapi-sandbox listening on ${sandbox.url}\n` +
-      "Point the provider at it:\n" +
-      `  DOMAINAPI_BASE_URL=${sandbox.url} DOMAINAPI_API_KEY=${key} pulumi up\n` +
-      `Admin routes: ${sandbox.url}/__sandbox/  (Ctrl-C to stop)\n`,
-  );
-  return new Promise<number>((resolve) => {
+  // Handle signals before printing the URL: stdout to a pipe is written synchronously, so a parent
+  // that stops us as soon as it reads the line must find the handlers already in place.
+  const stopped = new Promise<number>((resolve) => {
     const stop = (): void => {
       process.off("SIGINT", stop);
       process.off("SIGTERM", stop);
@@ -183,6 +177,15 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });
+  // An env-supplied key may be a real one: never echo it.
+  const key = command.keyFromEnv ? "$DOMAINAPI_API_KEY" : command.options.apiKey;
+  process.stdout.write(
+    `domainapi-sandbox listening on ${sandbox.url}\n` +
+      "Point the provider at it:\n" +
+      `  DOMAINAPI_BASE_URL=${sandbox.url} DOMAINAPI_API_KEY=${key} pulumi up\n` +
+      `Admin routes: ${sandbox.url}/__sandbox/  (Ctrl-C to stop)\n`,
+  );
+  return stopped;
 }
 
 if (require.main === module) {
