@@ -13,6 +13,7 @@ import { keyRecords } from "./keys";
 import {
   applyStep,
   checkSafety,
+  DEFAULT_SAFETY_THRESHOLD,
   formatSummary,
   type PatchStep,
   type Plan,
@@ -119,6 +120,11 @@ function desiredFromKeyed(raw: unknown): unknown {
 // ---------------------------------------------------------------------------------------------
 // diff
 
+function sameThreshold(a: SafetyThreshold | false, b: SafetyThreshold | false): boolean {
+  if (a === false || b === false) return a === b;
+  return a.minExistingRecords === b.minExistingRecords && a.maxChangePercent === b.maxChangePercent;
+}
+
 /** A new template is a new resource; anything else about the records is an update. */
 export async function diff(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   if (containsUnknown(news.templateId)) return { changes: true, replaces: ["templateId"] };
@@ -131,7 +137,10 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<pulum
     plan.steps.length > 0 ||
     state.untrackedAdds ||
     state.purge !== (news.purge !== false) ||
-    JSON.stringify(state.safetyThreshold) !== JSON.stringify(news.safetyThreshold ?? false);
+    !sameThreshold(
+      state.safetyThreshold,
+      (news.safetyThreshold ?? DEFAULT_SAFETY_THRESHOLD) as SafetyThreshold | false,
+    );
   return { changes };
 }
 
@@ -172,7 +181,7 @@ function checkedInputs(inputs: Props): CheckedInputs {
     templateId: String(inputs.templateId),
     records: keyRecords(desiredRecords(inputs)),
     purge: inputs.purge !== false,
-    safetyThreshold: (inputs.safetyThreshold ?? false) as SafetyThreshold | false,
+    safetyThreshold: (inputs.safetyThreshold ?? DEFAULT_SAFETY_THRESHOLD) as SafetyThreshold | false,
   };
 }
 

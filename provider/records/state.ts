@@ -10,7 +10,7 @@
  * Pure: no HTTP, no Pulumi.
  */
 import { keyRecords, unkeyRecords } from "./keys";
-import type { SafetyThreshold } from "./plan";
+import { DEFAULT_SAFETY_THRESHOLD, type SafetyThreshold } from "./plan";
 import { canonicalOrder, type RecordSpec, type StateRecord } from "./rules";
 
 /** What `check()` returns and the engine stores as the resource's inputs. */
@@ -71,7 +71,8 @@ export function readState(outputs: Props): RecordsState {
   const base = {
     templateId: String(outputs.templateId ?? ""),
     purge: outputs.purge !== false,
-    safetyThreshold: (outputs.safetyThreshold ?? false) as SafetyThreshold | false,
+    // A state written before the threshold existed had the default behaviour.
+    safetyThreshold: (outputs.safetyThreshold ?? DEFAULT_SAFETY_THRESHOLD) as SafetyThreshold | false,
     untrackedAdds: outputs.untrackedAdds === true,
   };
   const records = outputs.records;
