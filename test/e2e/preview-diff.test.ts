@@ -91,6 +91,11 @@ describe("pulumi preview --diff of DnsTemplateRecords", () => {
     ["port", (r: DesiredRecord) => (r.type === "SRV" ? { ...r, port: 5061 } : r), "_sip._tcp/SRV"],
     ["weight", (r: DesiredRecord) => (r.type === "SRV" ? { ...r, weight: 6 } : r), "_sip._tcp/SRV"],
     ["priority", (r: DesiredRecord) => (r.type === "SRV" ? { ...r, priority: 11 } : r), "_sip._tcp/SRV"],
+    [
+      "priority of one of two MX records",
+      (r: DesiredRecord) => (r.content === "mx2.example.net" ? { ...r, priority: 30 } : r),
+      "@/MX/mx2.example.net",
+    ],
   ])("shows exactly one changed entry for a change of %s", async (_field, change, key) => {
     const { entries } = await previewOf(base.map(change));
     expect(entries).toMatchObject({ added: [], removed: [], changed: [key] });
