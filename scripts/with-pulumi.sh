@@ -7,7 +7,20 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 export PATH="$here/node_modules/.bin:$PATH"
 pulumi_bin=$(bash "$here/scripts/ensure-pulumi.sh")
-export PATH="$pulumi_bin:$here/node_modules/@pulumi/pulumi:$PATH"
+plugin="$here/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
+case "$pulumi_bin" in
+  "${PULUMI_DOMAINAPI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-domainapi}"/*)
+    # The engine looks for its bundled dynamic-provider plugin beside the pulumi binary first (and
+    # warns about one found elsewhere on PATH). The script resolves @pulumi/pulumi from the program's
+    # directory at run time, so a copy in our own cache works for every checkout.
+    cmp -s "$plugin" "$pulumi_bin/pulumi-resource-pulumi-nodejs" 2>/dev/null || install -m 755 "$plugin" "$pulumi_bin/"
+    export PATH="$pulumi_bin:$PATH"
+    ;;
+  *)
+    # A pulumi of the user's own: its distribution ships the plugin beside it; ours is a fallback.
+    export PATH="$pulumi_bin:$here/node_modules/@pulumi/pulumi:$PATH"
+    ;;
+esac
 export PULUMI_SKIP_UPDATE_CHECK=true
 export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
 export PULUMI_SKIP_CONFIRMATIONS=true
