@@ -1,0 +1,281 @@
+/**
+ * The DnsTemplateRecords provider methods driven directly (as the engine's plugin would) against a
+ * real sandbox: what each method sends, what the state says afterwards, and what survives a fault.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import * as records from "../../provider/records/provider";
+import { type Sandbox, startSandbox } from "../../sandbox";
+
+const API_KEY = "provider-test-key-5b1e";
+const PROVIDER = "serialized-provider-text";
+type Props = Record<string, unknown>;
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ apiKey: API_KEY });
+  const settings: Record<string, string> = {
+    "domainapi:apiKey": API_KEY,
+    "domainapi:baseUrl": sandbox.url,
+    "domainapi:maxRetries": "1",
+    "domainapi:timeoutMs": "2000",
+  };
+  records.configure({
+    config: { get: (k: string) => settings[k], require: (k: string) => settings[k] as string },
+  });
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+beforeEach(() => {
+  sandbox.reset();
+});
+
+const web = [
+  { name: "WWW", type: "cname", content: "{domainname}." },
+  { name: "@", type: "A", content: "192.0.2.10" },
+  { name: "@", type: "MX", content: "mx1.example.net", priority: 10 },
+];
+
+async function checked(news: Props, olds: Props = {}): Promise<Props> {
+  const result = await records.check(olds, { __provider: PROVIDER, ...news });
+  expect(result.failures ?? []).toEqual([]);
+  return { ...(result.inputs as Props), __provider: PROVIDER };
+}
+
+function heldIn(templateId: string) {
+  return (sandbox.templateRecords(templateId) ?? [])
+    .map((r) => `${r.name} ${r.type} ${r.priority ?? ""} ${r.content}`.replace("  ", " "))
+    .sort();
+}
+
+function idsOf(outs: Props): string[] {
+  return Object.values(outs.ids as Record<string, string>).sort();
+}
+
+async function failureOf(fn: () => Promise<unknown>): Promise<Error & { id?: string; properties?: Props }> {
+  try {
+    await fn();
+  } catch (err) {
+    return err as Error;
+  }
+  throw new Error("expected a failure");
+}
+
+describe("check", () => {
+  it("canonicalizes (type upper-case, name lower-case, keyed, defaults) and makes no request", async () => {
+    const inputs = await checked({ templateId: "tpl-1", records: web });
+    expect(inputs).toEqual({
+      __provider: PROVIDER,
+      templateId: "tpl-1",
+      purge: true,
+      safetyThreshold: { minExistingRecords: 10, maxChangePercent: 30 },
+      records: {
+        "@/A": { name: "@", type: "A", content: "192.0.2.10" },
+        "@/MX": { name: "@", type: "MX", content: "mx1.example.net", priority: 10 },
+        "www/CNAME": { name: "www", type: "CNAME", content: "{domainname}." },
+      },
+    });
+    expect(sandbox.requests).toEqual([]);
+  });
+
+  it("names the property path and the fix of every failure", async () => {
+    const result = await records.check(
+      {},
+      {
+        templateId: "",
+        records: [
+          { name: "@", type: "MX", content: "mx.example.net" },
+          { name: "x", type: "A", content: "1.2.3" },
+        ],
+        purge: "yes",
+        colour: "blue",
+      },
+    );
+    const byProperty = Object.fromEntries((result.failures ?? []).map((f) => [f.property, f.reason]));
+    expect(Object.keys(byProperty).sort()).toEqual(
+      ["colour", "purge", "records[0].priority", "records[1].content", "templateId"].sort(),
+    );
+    expect(byProperty["records[0].priority"]).toMatch(/priority/);
+    expect(byProperty.purge).toMatch(/true|false/);
+    expect(sandbox.requests).toEqual([]);
+  });
+
+  it("lets values unknown during preview through, to be checked when they are known", async () => {
+    const unknown = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+    const result = await records.check(
+      {},
+      { templateId: "tpl-1", records: [{ name: "@", type: "A", content: unknown }] },
+    );
+    expect(result.failures ?? []).toEqual([]);
+  });
+
+  it("applies the safety threshold against the previous inputs", async () => {
+    const twelve = Array.from({ length: 12 }, (_, i) => ({
+      name: `h${i}`,
+      type: "A",
+      content: `192.0.2.${i}`,
+    }));
+    const olds = await checked({ templateId: "tpl-1", records: twelve });
+    const result = await records.check(olds, { templateId: "tpl-1", records: twelve.slice(0, 4) });
+    expect(result.failures?.[0]?.property).toBe("records");
+    expect(result.failures?.[0]?.reason).toMatch(/8 of 12/);
+    const allowed = await records.check(olds, {
+      templateId: "tpl-1",
+      records: twelve.slice(0, 4),
+      safetyThreshold: false,
+    });
+    expect(allowed.failures ?? []).toEqual([]);
+  });
+});
+
+describe("create, update, delete", () => {
+  it("creates with one PUT, updates with the minimal plan keeping ids, deletes with one PATCH", async () => {
+    const inputs = await checked({ templateId: "tpl-1", records: web });
+    const created = await records.create(inputs);
+    expect(created.id).toBe("tpl-1");
+    expect(sandbox.requests.map((r) => r.method)).toEqual(["PUT"]);
+    const ids = idsOf(created.outs as Props);
+    expect(ids).toEqual((sandbox.templateRecords("tpl-1") ?? []).map((r) => r.record_id).sort());
+
+    const changed = web.map((r) => (r.type === "MX" ? { ...r, priority: 20 } : r));
+    const next = await checked({ templateId: "tpl-1", records: changed }, inputs);
+    expect((await records.diff("tpl-1", created.outs as Props, next)).changes).toBe(true);
+    sandbox.clearRequests();
+    const updated = await records.update("tpl-1", created.outs as Props, next);
+    expect(sandbox.requests.map((r) => r.method)).toEqual(["PATCH"]);
+    expect(idsOf(updated.outs as Props)).toEqual(ids);
+    expect((await records.diff("tpl-1", updated.outs as Props, next)).changes).toBe(false);
+
+    sandbox.clearRequests();
+    await records.delete("tpl-1", updated.outs as Props);
+    expect(sandbox.requests.map((r) => r.method)).toEqual(["PATCH"]);
+    expect(sandbox.templateRecords("tpl-1")).toEqual([]);
+  });
+
+  it("a new templateId is a replacement", async () => {
+    const inputs = await checked({ templateId: "tpl-1", records: web });
+    const created = await records.create(inputs);
+    const moved = await checked({ templateId: "tpl-2", records: web });
+    expect(await records.diff("tpl-1", created.outs as Props, moved)).toMatchObject({
+      replaces: ["templateId"],
+    });
+  });
+
+  it("with purge: false, creates with one PATCH per record and leaves other records alone", async () => {
+    sandbox.seedTemplate("web", [{ name: "legacy", type: "TXT", content: "keep me" }]);
+    const inputs = await checked({ templateId: "web", records: web, purge: false });
+    const created = await records.create(inputs);
+    expect(created.id).toMatch(/^web\//);
+    expect(sandbox.requests.map((r) => r.method)).toEqual(["PATCH", "PATCH", "PATCH"]);
+    await records.delete(created.id, created.outs as Props);
+    expect(heldIn("web")).toEqual(["legacy TXT keep me"]);
+  });
+
+  it("fails create naming the template when it does not exist", async () => {
+    const inputs = await checked({ templateId: "no-such-template", records: web });
+    const err = await failureOf(() => records.create(inputs));
+    expect(err.message).toMatch(/template "no-such-template" does not exist.*templateId/);
+  });
+});
+
+describe("partial failure", () => {
+  it("records exactly what the API applied when the 2nd PATCH fails, and the retry finishes the job", async () => {
+    const inputs = await checked({ templateId: "tpl-1", records: web });
+    const created = await records.create(inputs);
+    const more = [
+      ...web,
+      { name: "a1", type: "A", content: "192.0.2.41" },
+      { name: "a2", type: "A", content: "192.0.2.42" },
+      { name: "a3", type: "A", content: "192.0.2.43" },
+    ];
+    const next = await checked({ templateId: "tpl-1", records: more }, inputs);
+    sandbox.addFault({ method: "PATCH", nth: 2, respond: { status: 500 } });
+    const err = await failureOf(() => records.update("tpl-1", created.outs as Props, next));
+    expect(err.message).toMatch(/500/);
+    expect(err.id).toBe("tpl-1");
+    const partial = err.properties as Props;
+    expect(partial.__provider).toBe(PROVIDER);
+    expect(idsOf(partial)).toEqual((sandbox.templateRecords("tpl-1") ?? []).map((r) => r.record_id).sort());
+    expect(Object.keys(partial.ids as object)).toHaveLength(4);
+
+    sandbox.clearFaults();
+    sandbox.clearRequests();
+    const finished = await records.update("tpl-1", partial, next);
+    expect(sandbox.requests.map((r) => r.method)).toEqual(["PATCH", "PATCH"]);
+    expect(heldIn("tpl-1")).toHaveLength(6);
+    expect(idsOf(finished.outs as Props)).toEqual(
+      (sandbox.templateRecords("tpl-1") ?? []).map((r) => r.record_id).sort(),
+    );
+  });
+
+  it("says the outcome is unknown when an add's connection dropped after it was applied, then rewrites with a PUT", async () => {
+    const inputs = await checked({ templateId: "tpl-1", records: web });
+    const created = await records.create(inputs);
+    const next = await checked(
+      { templateId: "tpl-1", records: [...web, { name: "b", type: "A", content: "192.0.2.9" }] },
+      inputs,
+    );
+    sandbox.addFault({ method: "PATCH", drop: "after" });
+    const err = await failureOf(() => records.update("tpl-1", created.outs as Props, next));
+    expect(err.message).toMatch(/unknown/i);
+    expect(err.message).toMatch(/pulumi up/);
+    const partial = err.properties as Props;
+    expect(partial.untrackedAdds).toBe(true);
+    // The add landed (the sandbox applied it) but its id is unknown to the state.
+    expect(heldIn("tpl-1")).toHaveLength(4);
+    expect(Object.keys(partial.ids as object)).toHaveLength(3);
+    expect((await records.diff("tpl-1", partial, next)).changes).toBe(true);
+
+    sandbox.clearRequests();
+    const healed = await records.update("tpl-1", partial, next);
+    expect(sandbox.requests.map((r) => r.method)).toEqual(["PUT"]);
+    expect(heldIn("tpl-1")).toHaveLength(4);
+    expect((healed.outs as Props).untrackedAdds).toBeUndefined();
+    expect(idsOf(healed.outs as Props)).toEqual(
+      (sandbox.templateRecords("tpl-1") ?? []).map((r) => r.record_id).sort(),
+    );
+  });
+});
+
+describe("records changed outside Pulumi", () => {
+  it("an update of a vanished record becomes an add; a delete of a vanished record is done", async () => {
+    const inputs = await checked({ templateId: "tpl-1", records: web });
+    const created = await records.create(inputs);
+    const held = sandbox.templateRecords("tpl-1") ?? [];
+    const www = held.find((r) => r.name === "www");
+    const apex = held.find((r) => r.type === "A");
+    sandbox.deleteRecord("tpl-1", www?.record_id as string);
+    sandbox.deleteRecord("tpl-1", apex?.record_id as string);
+    const next = await checked(
+      {
+        templateId: "tpl-1",
+        records: [
+          { name: "www", type: "CNAME", content: "web.{domainname}." },
+          { name: "@", type: "MX", content: "mx1.example.net", priority: 10 },
+        ],
+      },
+      inputs,
+    );
+    sandbox.clearRequests();
+    const updated = await records.update("tpl-1", created.outs as Props, next);
+    // The combined PATCH (404), then each item alone, then the re-add.
+    expect(sandbox.requests.map((r) => `${r.method} ${r.status}`)).toEqual([
+      "PATCH 404",
+      "PATCH 404",
+      "PATCH 404",
+      "PATCH 200",
+    ]);
+    expect(heldIn("tpl-1")).toEqual(["@ MX 10 mx1.example.net", "www CNAME web.{domainname}."]);
+    expect(idsOf(updated.outs as Props)).toEqual(
+      (sandbox.templateRecords("tpl-1") ?? []).map((r) => r.record_id).sort(),
+    );
+  });
+
+  it("delete succeeds when the template is gone", async () => {
+    const inputs = await checked({ templateId: "tpl-3", records: web });
+    const created = await records.create(inputs);
+    sandbox.deleteTemplate("tpl-3");
+    await expect(records.delete("tpl-3", created.outs as Props)).resolves.toBeUndefined();
+  });
+});
