@@ -1,0 +1,291 @@
+/**
+ * The DomainRestore provider methods driven directly (as the engine's plugin would) against a real
+ * sandbox: what check accepts, the one POST that create sends and what it answers, diff, and a
+ * delete that sends nothing.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { DomainApiError } from "../../provider/client/errors";
+import * as restore from "../../provider/restore/provider";
+import { type Sandbox, startSandbox } from "../../sandbox";
+
+const API_KEY = "restore-test-key-3f9a";
+const PROVIDER = "serialized-provider-text";
+const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+type Props = Record<string, unknown>;
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ apiKey: API_KEY });
+  const settings: Record<string, string> = {
+    "domainapi:apiKey": API_KEY,
+    "domainapi:baseUrl": sandbox.url,
+    // Retries are allowed, so a POST that is not resent is not resent by choice.
+    "domainapi:maxRetries": "3",
+    "domainapi:timeoutMs": "2000",
+  };
+  restore.configure({
+    config: { get: (k: string) => settings[k], require: (k: string) => settings[k] as string },
+  });
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+beforeEach(() => {
+  sandbox.reset();
+});
+
+/** check, expecting success; the engine adds `__provider` back to the inputs, so this does too. */
+async function checked(news: Props): Promise<Props> {
+  const result = await restore.check({}, { __provider: PROVIDER, ...news });
+  expect(result.failures ?? []).toEqual([]);
+  return { ...(result.inputs as Props), __provider: PROVIDER };
+}
+
+async function failureOf(fn: () => Promise<unknown>): Promise<Error> {
+  try {
+    await fn();
+  } catch (err) {
+    return err as Error;
+  }
+  throw new Error("expected a failure");
+}
+
+function posts() {
+  return sandbox.requests.filter((r) => r.method === "POST");
+}
+
+describe("check", () => {
+  it("lower-cases the domain, passes triggers through, and makes no request", async () => {
+    const result = await restore.check(
+      {},
+      { __provider: PROVIDER, domain: "Shop.EXAMPLE", triggers: ["v1", 2] },
+    );
+    expect(result.failures ?? []).toEqual([]);
+    expect(result.inputs).toEqual({ domain: "shop.example", triggers: ["v1", 2] });
+    expect(sandbox.requests).toEqual([]);
+  });
+
+  const malformed: Array<[string, unknown, RegExp]> = [
+    ["empty", "", /expected a domain name/],
+    ["missing", undefined, /expected a domain name/],
+    ["not a string", 42, /expected a domain name/],
+    ["no TLD", "localhost", /no top-level domain/],
+    ["a trailing dot", "shop.example.", /drop the trailing dot: "shop\.example"/],
+    ["a scheme", "https://shop.example", /without scheme/],
+    ["a path", "shop.example/restore", /without scheme or path/],
+    ["a space inside", "shop example.com", /label "shop example" is not valid/],
+    ["leading white space", " shop.example", /white space/],
+    ["a label of 64 characters", `${"a".repeat(64)}.example`, /label "a{64}" is not valid/],
+    ["an underscore", "shop_x.example", /label "shop_x" is not valid/],
+    ["a punctuation mark", "ex!mple.com", /label "ex!mple" is not valid/],
+    ["a leading hyphen", "-shop.example", /label "-shop" is not valid/],
+    ["an empty label", "shop..example", /label "" is not valid/],
+    ["a Unicode name (not xn--)", "bücher.example", /xn--/],
+    ["more than 253 characters", `${"abcdefghi.".repeat(26)}example`, /253/],
+  ];
+  it.each(malformed)("refuses a domain with %s, naming the property", async (_what, domain, reason) => {
+    const result = await restore.check({}, { __provider: PROVIDER, domain });
+    expect(result.failures).toHaveLength(1);
+    expect(result.failures?.[0]?.property).toBe("domain");
+    expect(result.failures?.[0]?.reason).toMatch(reason);
+    expect(sandbox.requests).toEqual([]);
+  });
+
+  it("accepts a label of 63 characters and an IDN in its xn-- form", async () => {
+    expect(await checked({ domain: `${"a".repeat(63)}.example` })).toMatchObject({
+      domain: `${"a".repeat(63)}.example`,
+    });
+    expect(await checked({ domain: "XN--Bcher-KVA.example" })).toMatchObject({
+      domain: "xn--bcher-kva.example",
+    });
+  });
+
+  it("refuses unknown inputs, naming each", async () => {
+    const result = await restore.check(
+      {},
+      { __provider: PROVIDER, domain: "shop.example", colour: "blue", force: 1 },
+    );
+    const byProperty = Object.fromEntries((result.failures ?? []).map((f) => [f.property, f.reason]));
+    expect(Object.keys(byProperty).sort()).toEqual(["colour", "force"]);
+    expect(byProperty.colour).toMatch(/unknown input; DomainRestore takes domain and triggers/);
+  });
+
+  it("reports every problem at once", async () => {
+    const result = await restore.check({}, { __provider: PROVIDER, domain: "localhost", colour: "blue" });
+    expect((result.failures ?? []).map((f) => f.property).sort()).toEqual(["colour", "domain"]);
+  });
+
+  it("lets a domain unknown during preview through", async () => {
+    const result = await restore.check({}, { __provider: PROVIDER, domain: UNKNOWN });
+    expect(result.failures ?? []).toEqual([]);
+  });
+});
+
+describe("create", () => {
+  it("restores a quarantined domain with one POST: id is the domain, outputs domain and restoredAt", async () => {
+    expect(sandbox.domainStatus("shop.example")).toBe("quarantined");
+    const inputs = await checked({ domain: "Shop.Example" });
+    const before = Math.floor(Date.now() / 1000) * 1000;
+    const created = await restore.create(inputs);
+    const after = Date.now();
+
+    expect(created.id).toBe("shop.example");
+    expect(created.outs).toEqual({ domain: "shop.example", restoredAt: expect.stringMatching(DATETIME) });
+    const restoredAt = Date.parse((created.outs as Props).restoredAt as string);
+    expect(restoredAt).toBeGreaterThanOrEqual(before);
+    expect(restoredAt).toBeLessThanOrEqual(after);
+    expect(sandbox.domainStatus("shop.example")).toBe("active");
+    expect(sandbox.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+      "POST /v2/domains/shop.example/restore 204",
+    ]);
+    expect(sandbox.requests[0]?.query).toBe("");
+    expect(sandbox.requests[0]?.body).toBeUndefined();
+  });
+
+  it("keeps the triggers in the outputs", async () => {
+    const created = await restore.create(await checked({ domain: "old.example", triggers: ["ticket-42"] }));
+    expect(created.outs).toMatchObject({ domain: "old.example", triggers: ["ticket-42"] });
+    expect(sandbox.domainStatus("old.example")).toBe("active");
+  });
+
+  it("restores an IDN by its xn-- form, percent-encoded into the path", async () => {
+    sandbox.setDomain("xn--bcher-kva.example", "quarantined");
+    const created = await restore.create(await checked({ domain: "XN--BCHER-KVA.EXAMPLE" }));
+    expect(created.id).toBe("xn--bcher-kva.example");
+    expect(posts().map((r) => r.path)).toEqual([
+      `/v2/domains/${encodeURIComponent("xn--bcher-kva.example")}/restore`,
+    ]);
+    expect(sandbox.domainStatus("xn--bcher-kva.example")).toBe("active");
+  });
+
+  it("percent-encodes the domain, so no character of it can leave the path segment", async () => {
+    // check would refuse these names; create must still not let them change the request.
+    const err = await failureOf(() => restore.create({ domain: "odd?x=1#y.example" }));
+    expect(posts().map((r) => `${r.path} ${r.query}`)).toEqual([
+      "/v2/domains/odd%3Fx%3D1%23y.example/restore ",
+    ]);
+    expect(err.message).toMatch(/not in this account/);
+    sandbox.clearRequests();
+    await failureOf(() => restore.create({ domain: "a/b.example" }));
+    expect(posts().map((r) => r.path)).toEqual(["/v2/domains/a%2Fb.example/restore"]);
+  });
+
+  it("passes on the API's message and status when the domain is not in quarantine (409)", async () => {
+    const err = await failureOf(async () => restore.create(await checked({ domain: "live.example" })));
+    expect(DomainApiError.is(err)).toBe(true);
+    expect((err as DomainApiError).status).toBe(409);
+    expect(err.message).toMatch(/409/);
+    expect(err.message).toContain(
+      "domain live.example is not in quarantine (it is active); nothing to restore",
+    );
+    expect(posts()).toHaveLength(1);
+    expect(sandbox.domainStatus("live.example")).toBe("active");
+  });
+
+  it("says the domain is not in this account when the API answers 404", async () => {
+    const err = await failureOf(async () => restore.create(await checked({ domain: "nowhere.example" })));
+    expect(err.message).toMatch(/domain "nowhere\.example" is not in this account \(the API answered 404\)/);
+    expect(err.message).toMatch(/API key/);
+    expect(posts().map((r) => r.status)).toEqual([404]);
+  });
+
+  it("when the connection drops after the restore was applied: outcome unknown, never resent", async () => {
+    sandbox.addFault({ method: "POST", drop: "after" });
+    const err = await failureOf(async () => restore.create(await checked({ domain: "shop.example" })));
+    expect(err.message).toMatch(/outcome is unknown/);
+    expect(err.message).toMatch(/may or may not have happened; it is never sent twice/);
+    expect(err.message).toMatch(/pulumi up/);
+    expect(posts()).toHaveLength(1);
+    expect(posts()[0]?.dropped).toBe("after");
+    expect(sandbox.domainStatus("shop.example")).toBe("active");
+
+    // Running again is safe: the API refuses a second restore, which says it is done.
+    sandbox.clearRequests();
+    const again = await failureOf(async () => restore.create(await checked({ domain: "shop.example" })));
+    expect(again.message).toMatch(/not in quarantine/);
+    expect(posts()).toHaveLength(1);
+  });
+
+  it("when the connection drops before the restore was applied: still unknown to us, never resent", async () => {
+    sandbox.addFault({ method: "POST", drop: "before" });
+    const err = await failureOf(async () => restore.create(await checked({ domain: "shop.example" })));
+    expect(err.message).toMatch(/may or may not have happened; it is never sent twice/);
+    expect(posts()).toHaveLength(1);
+    expect(sandbox.domainStatus("shop.example")).toBe("quarantined");
+  });
+});
+
+describe("diff", () => {
+  async function outsFor(news: Props): Promise<Props> {
+    const created = await restore.create(await checked(news));
+    return { ...(created.outs as Props), __provider: PROVIDER };
+  }
+
+  it("the same domain and triggers: no changes", async () => {
+    const olds = await outsFor({ domain: "shop.example", triggers: ["v1"] });
+    const result = await restore.diff(
+      "shop.example",
+      olds,
+      await checked({ domain: "SHOP.example", triggers: ["v1"] }),
+    );
+    expect(result.changes).toBe(false);
+    expect(result.replaces).toEqual([]);
+  });
+
+  it("no triggers before or after: no changes", async () => {
+    const olds = await outsFor({ domain: "shop.example" });
+    expect(
+      (await restore.diff("shop.example", olds, await checked({ domain: "shop.example" }))).changes,
+    ).toBe(false);
+  });
+
+  it("a new domain replaces", async () => {
+    const olds = await outsFor({ domain: "shop.example" });
+    const result = await restore.diff("shop.example", olds, await checked({ domain: "old.example" }));
+    expect(result).toMatchObject({ changes: true, replaces: ["domain"] });
+  });
+
+  it("new, added or removed triggers replace", async () => {
+    const olds = await outsFor({ domain: "shop.example", triggers: ["v1"] });
+    const changed = await restore.diff(
+      "shop.example",
+      olds,
+      await checked({ domain: "shop.example", triggers: ["v2"] }),
+    );
+    expect(changed).toMatchObject({ changes: true, replaces: ["triggers"] });
+    const removed = await restore.diff("shop.example", olds, await checked({ domain: "shop.example" }));
+    expect(removed).toMatchObject({ changes: true, replaces: ["triggers"] });
+
+    const bare = { domain: "shop.example", restoredAt: "2026-01-01T00:00:00Z", __provider: PROVIDER };
+    const added = await restore.diff(
+      "shop.example",
+      bare,
+      await checked({ domain: "shop.example", triggers: [1] }),
+    );
+    expect(added).toMatchObject({ changes: true, replaces: ["triggers"] });
+  });
+
+  it("makes no request", async () => {
+    const olds = { domain: "shop.example", restoredAt: "2026-01-01T00:00:00Z", __provider: PROVIDER };
+    await restore.diff("shop.example", olds, await checked({ domain: "old.example" }));
+    expect(sandbox.requests).toEqual([]);
+  });
+});
+
+describe("delete and read", () => {
+  it("delete makes no request and leaves the domain as it is", async () => {
+    const created = await restore.create(await checked({ domain: "shop.example" }));
+    sandbox.clearRequests();
+    await expect(restore.delete(created.id, created.outs as Props)).resolves.toBeUndefined();
+    expect(sandbox.requests).toEqual([]);
+    expect(sandbox.domainStatus("shop.example")).toBe("active");
+  });
+
+  it("read keeps the state as it is, without a request", async () => {
+    const props = { domain: "shop.example", restoredAt: "2026-01-01T00:00:00Z" };
+    expect(await restore.read("shop.example", props)).toEqual({ id: "shop.example", props });
+    expect(sandbox.requests).toEqual([]);
+  });
+});
