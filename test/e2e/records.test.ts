@@ -74,7 +74,13 @@ describe("DnsTemplateRecords (purge, the default)", () => {
     const preview = await s.preview();
     expect(preview.changeSummary).toEqual({ same: 1, update: 1 });
     expect(mutating(sandbox)).toEqual([]);
-    await s.up();
+    const up = await s.up();
+    // The plan's summary and its corrections reach a plain `pulumi up`, no flags needed.
+    expect(up.stdout).toMatch(
+      /template tpl-1: 0 to create, 1 to update, 0 to delete, 3 unchanged \(1 request\)/,
+    );
+    expect(up.stdout).toMatch(/~ MODIFY @ MX mx1\.example\.net priority 10 -> 20/);
+    expect(up.stdout).not.toMatch(/debug: domainapi: PATCH/);
     const sent = mutating(sandbox);
     expect(sent.map((r) => r.method)).toEqual(["PATCH"]);
     expect(sent[0]?.body).toEqual({
@@ -93,7 +99,12 @@ describe("DnsTemplateRecords (purge, the default)", () => {
       { name: "_sip._tcp", type: "SRV", content: "sip.example.net", priority: 10, weight: 5, port: 5060 },
     ];
     sandbox.clearRequests();
-    await s.up();
+    const up = await s.up({ debug: true });
+    // With --debug, every request shows: method, path, status, duration, attempt.
+    expect(up.stdout).toMatch(
+      /debug: domainapi: PATCH \/v2\/dns\/templates\/tpl-1\/records -> 200 in \d+ ms \(attempt 1\)/,
+    );
+    expect(up.stdout).not.toContain(API_KEY);
     const sent = mutating(sandbox);
     expect(sent.map((r) => r.method)).toEqual(["PATCH", "PATCH", "PATCH"]);
     for (const r of sent) expect((r.body as { add: unknown[] }).add).toHaveLength(1);
