@@ -4,7 +4,12 @@ export default defineConfig({
   test: {
     projects: [
       { test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
-      { test: { name: "sandbox", include: ["test/sandbox/**/*.test.ts", "test/client/**/*.test.ts", "test/provider/**/*.test.ts"] } },
+      {
+        test: {
+          name: "sandbox",
+          include: ["test/sandbox/**/*.test.ts", "test/client/**/*.test.ts", "test/provider/**/*.test.ts"],
+        },
+      },
       {
         test: {
           name: "e2e",
