@@ -278,12 +278,23 @@ export async function runProgram(options) {
     };
     if (options.cleanup !== false) {
       await stack.workspace.removeStack(stackName);
-      if (ownsWorkDir) fs.rmSync(workDir, { recursive: true, force: true });
+      if (ownsWorkDir) {
+        fs.rmSync(workDir, { recursive: true, force: true });
+        removeIfEmpty(runRoot);
+      }
       if (ownsBackend) fs.rmSync(backendDir, { recursive: true, force: true });
       result.removed = true;
     }
   }
   return result;
+}
+
+function removeIfEmpty(dir) {
+  try {
+    fs.rmdirSync(dir);
+  } catch {
+    // not empty (another run's work directory), or already gone
+  }
 }
 
 function parseKeyValues(list, flag) {
