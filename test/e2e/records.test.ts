@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../sandbox";
-import type { TestStack } from "./harness";
+import { type TestStack, typeToken } from "./harness";
 import {
   API_KEY,
   type DesiredRecord,
@@ -50,12 +50,16 @@ describe("DnsTemplateRecords (purge, the default)", () => {
     await expectConverged(s, sandbox, "tpl-1", desired.records);
   });
 
-  it("makes no request on a second up or a preview", async () => {
+  it("makes no request on a second up, a preview or a refresh (which keeps the state as it is)", async () => {
     sandbox.clearRequests();
+    const before = await s.resources(typeToken("DnsTemplateRecords"));
     const up = await s.up();
     expect(up.summary.resourceChanges).toEqual({ same: 2 });
     const preview = await s.preview();
     expect(preview.changeSummary).toEqual({ same: 2 });
+    const refresh = await s.refresh();
+    expect(refresh.summary.result).toBe("succeeded");
+    expect((await s.resources(typeToken("DnsTemplateRecords")))[0]?.outputs).toEqual(before[0]?.outputs);
     expect(sandbox.requests).toEqual([]);
   });
 
