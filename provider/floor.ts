@@ -4,6 +4,7 @@
  * the way, and so that benchmarks can subtract what the engine itself costs.
  */
 import { randomUUID } from "node:crypto";
+import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
 
 type Props = Record<string, unknown>;
@@ -20,6 +21,6 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
 
 /** Diff: an update whenever an input changed. */
 export async function diff(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
-  const changes = JSON.stringify(withoutProvider(olds)) !== JSON.stringify(withoutProvider(news));
+  const changes = !isDeepStrictEqual(withoutProvider(olds), withoutProvider(news));
   return { changes };
 }

@@ -2,6 +2,7 @@
  * DomainRestore's provider methods: one POST to take a domain out of quarantine. A restore cannot be
  * undone, so delete makes no request; a new domain or new triggers restore again (replace).
  */
+import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
 import { DomainApiError, isNotFound } from "../client/errors";
 import * as log from "../log";
@@ -56,8 +57,7 @@ export async function check(_olds: Props, news: Props): Promise<pulumi.dynamic.C
 export async function diff(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   const replaces: string[] = [];
   if (olds.domain !== news.domain) replaces.push("domain");
-  if (JSON.stringify(olds.triggers ?? null) !== JSON.stringify(news.triggers ?? null))
-    replaces.push("triggers");
+  if (!isDeepStrictEqual(olds.triggers ?? null, news.triggers ?? null)) replaces.push("triggers");
   return { changes: replaces.length > 0, replaces, deleteBeforeReplace: true };
 }
 
