@@ -157,7 +157,8 @@ async function main() {
       for (const line of text.split("\n")) {
         if (/^Outputs:/.test(line)) inOutputs = true;
         else if (/^Resources:/.test(line)) inOutputs = false;
-        if (inOutputs || line.trim() === "") continue;
+        // Blank lines and the progress dots of a non-interactive terminal say nothing here.
+        if (inOutputs || /^\s*$|^@ [a-z]+\.*$|^\.+$/.test(line)) continue;
         process.stdout.write(`${dim(line)}\n`);
       }
     };

@@ -38,7 +38,8 @@ describe("examples", () => {
 
   beforeAll(async () => {
     sandbox = await startSandbox({ apiKey: API_KEY });
-    linkPackage(examplesDir);
+    // The same relative link scripts/run-program.mjs makes, so neither replaces the other's.
+    linkPackage(examplesDir, path.relative(path.join(examplesDir, "node_modules"), repoRoot));
   });
   beforeEach(() => sandbox.reset());
   afterAll(async () => {
