@@ -76,9 +76,12 @@ export type RequestKind =
 
 /**
  * What the error of a failed operation must say: the status for 503/500; for a lost connection or
- * a timeout, what happened and, where the outcome is unknowable, that it is and what to do.
+ * a timeout, what happened and, where the outcome is unknowable, that it is and what to do. It must
+ * never hold the API key.
  */
 export function expectFailureExplained(message: string, fault: Fault, kind: RequestKind): void {
+  // Every error of the matrix is also a secrets check.
+  expect(message).not.toContain(API_KEY);
   switch (fault) {
     case "429 Retry-After":
       throw new Error("a single 429 with Retry-After must be absorbed, not fail the operation");
