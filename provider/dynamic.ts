@@ -4,8 +4,8 @@
  * Pulumi serializes a dynamic provider by capturing the closures of its methods. Capturing our real
  * implementation would drag zod, undici and absolute paths into the state (zod cannot even be
  * serialized: its package `exports` hide the files the serializer wants). So each method here does
- * nothing but `require()` the implementation by package name when it runs. The stored provider is a
- * few hundred bytes, holds no secret and no path, and a stack created from one checkout can be
+ * nothing but `require()` the implementation by package name when it runs. The stored provider is
+ * under 2 KB, holds no secret and no path, and a stack created from one checkout can be
  * updated from another, or after an upgrade of this package.
  *
  * Keep the methods free of captured variables other than the small `records` / `restore` / `floor`
@@ -44,7 +44,8 @@ export const dnsTemplateRecordsProvider: Provider = {
 };
 
 /**
- * The dynamic provider of {@link DomainRestore}. It has no update: every change replaces.
+ * The dynamic provider of {@link DomainRestore}. Every change of its inputs replaces; `update` only
+ * finishes a restore whose answer was lost.
  *
  * @example
  * const { failures } = await domainRestoreProvider.check!({}, { domain: "shop.example" });
@@ -54,6 +55,7 @@ export const domainRestoreProvider: Provider = {
   check: (...a) => restore("check", a),
   diff: (...a) => restore("diff", a),
   create: (...a) => restore("create", a),
+  update: (...a) => restore("update", a),
   delete: (...a) => restore("delete", a),
 };
 

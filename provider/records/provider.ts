@@ -8,6 +8,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { DomainApiClient } from "../client/api";
 import { DomainApiError, isNotFound } from "../client/errors";
 import * as log from "../log";
+import { PartialFailure, PROVIDER_KEY } from "../partialFailure";
 import { client } from "../session";
 import { keyRecords } from "./keys";
 import {
@@ -34,7 +35,6 @@ import {
 import {
   type CheckedInputs,
   desiredRecords,
-  type RecordsOutputs,
   type RecordsState,
   readState,
   writeOutputs,
@@ -44,7 +44,6 @@ type Props = Record<string, unknown>;
 
 /** The engine's placeholder for a value not known until an earlier resource is created. */
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
-const PROVIDER_KEY = "__provider";
 
 function containsUnknown(value: unknown): boolean {
   if (value === UNKNOWN) return true;
@@ -81,11 +80,8 @@ export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.Ch
   }
   issues.push(...validateTemplateId(news.templateId));
   const templateId = typeof news.templateId === "string" ? news.templateId : "";
-  const rawRecords = news.records ?? [];
-  const { records, issues: recordIssues } = validateRecords(
-    Array.isArray(rawRecords) ? rawRecords : desiredFromKeyed(rawRecords),
-    "records",
-  );
+  // A missing list is an error, not an empty one: with purge, "no records" would empty the template.
+  const { records, issues: recordIssues } = validateRecords(desiredFromKeyed(news.records), "records");
   issues.push(...recordIssues);
   let purge = true;
   if (news.purge !== undefined && news.purge !== null) {
@@ -112,6 +108,7 @@ export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.Ch
   return issues.length > 0 ? { inputs: news, failures: issues } : { inputs: { ...inputs } };
 }
 
+/** Records as a list: the program gives an array; stored inputs (re-checked by the engine) are keyed. */
 function desiredFromKeyed(raw: unknown): unknown {
   if (typeof raw === "object" && raw !== null && !Array.isArray(raw)) return Object.values(raw);
   return raw;
@@ -146,24 +143,6 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<pulum
 
 // ---------------------------------------------------------------------------------------------
 // create / update / delete
-
-/**
- * A failure after part of the work was applied. The dynamic provider turns an error carrying `id`
- * and `properties` into a partial-failure result, so the state records exactly what the API holds
- * and the next `pulumi up` finishes the job.
- */
-class PartialFailure extends Error {
-  readonly id: string;
-  readonly properties: Props;
-  readonly reasons: string[];
-  constructor(message: string, id: string, properties: Props) {
-    super(message);
-    this.name = "PartialFailure";
-    this.id = id;
-    this.properties = properties;
-    this.reasons = [message];
-  }
-}
 
 /** Thrown from inside the step runner; carries the state reached before the failure. */
 class StepFailure extends Error {
@@ -290,10 +269,6 @@ function resourceId(inputs: CheckedInputs): string {
   return inputs.purge ? inputs.templateId : `${inputs.templateId}/${randomUUID().slice(0, 8)}`;
 }
 
-function withProvider(outputs: RecordsOutputs, inputs: Props): Props {
-  return { ...outputs, [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
-}
-
 async function replaceAll(
   api: DomainApiClient,
   templateId: string,
@@ -336,7 +311,7 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
     if (!(err instanceof StepFailure)) throw err;
     if (err.state.length === 0 && !err.untrackedAdds) throw new Error(err.message);
     const outputs = writeOutputs(checked, err.state, `failed: ${summary}`, err.untrackedAdds);
-    throw new PartialFailure(err.message, id, withProvider(outputs, inputs));
+    throw new PartialFailure(err.message, id, { ...outputs }, inputs);
   }
 }
 
@@ -367,7 +342,7 @@ export async function update(id: string, olds: Props, news: Props): Promise<pulu
       `failed: ${summary}`,
       err.untrackedAdds || old.untrackedAdds,
     );
-    throw new PartialFailure(err.message, id, withProvider(outputs, news));
+    throw new PartialFailure(err.message, id, { ...outputs }, news);
   }
 }
 

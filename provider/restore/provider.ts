@@ -6,10 +6,10 @@ import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
 import { DomainApiError, isNotFound } from "../client/errors";
 import * as log from "../log";
+import { PartialFailure, PROVIDER_KEY } from "../partialFailure";
 import { client } from "../session";
 
 type Props = Record<string, unknown>;
-const PROVIDER_KEY = "__provider";
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 export { configure } from "../session";
@@ -61,31 +61,71 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<pulum
   return { changes: replaces.length > 0, replaces, deleteBeforeReplace: true };
 }
 
-/** Create: `POST /v2/domains/{domain}/restore`. */
+function now(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+function restoredOutputs(inputs: Props, restoredAt: string): Props {
+  const outs: Props = { domain: inputs.domain };
+  if (restoredAt) outs.restoredAt = restoredAt;
+  if (inputs.triggers !== undefined) outs.triggers = inputs.triggers;
+  return outs;
+}
+
+function notInAccount(domain: string): Error {
+  return new Error(
+    `domain "${domain}" is not in this account (the API answered 404): check the name, and that the API key belongs to the account that holds it`,
+  );
+}
+
+/**
+ * Create: `POST /v2/domains/{domain}/restore`. The POST is never resent automatically once it may
+ * have reached the API. When its answer is lost, the resource is recorded as unconfirmed (a partial
+ * failure), so that the next `pulumi up` asks again instead of forgetting the attempt.
+ */
 export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
   const domain = String(inputs.domain);
   try {
     await client().restoreDomain(domain);
   } catch (err) {
-    if (isNotFound(err)) {
-      throw new Error(
-        `domain "${domain}" is not in this account (the API answered 404): check the name, and that the API key belongs to the account that holds it`,
-      );
-    }
+    if (isNotFound(err)) throw notInAccount(domain);
     if (err instanceof DomainApiError && err.outcome === "unknown") {
-      throw new Error(
-        `${err.message}. The restore of "${domain}" may or may not have happened; it is never sent twice. ` +
-          "Check the domain's status at the registrar, then run `pulumi up` again (a restore of a domain that is " +
-          "no longer in quarantine is refused by the API, which tells you it is done).",
-      );
+      const message =
+        `${err.message}. The restore of "${domain}" may or may not have happened; it was not sent twice. ` +
+        "The stack records it as unconfirmed: run `pulumi up` again to confirm it (the API is asked once more, " +
+        "and its refusal because the domain is no longer in quarantine, 409, is the confirmation).";
+      throw new PartialFailure(message, domain, { ...restoredOutputs(inputs, ""), unconfirmed: true }, inputs);
     }
     throw err;
   }
-  const restoredAt = new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+  const restoredAt = now();
   log.info(`domain ${domain} restored from quarantine at ${restoredAt}`);
-  const outs: Props = { domain, restoredAt };
-  if (inputs.triggers !== undefined) outs.triggers = inputs.triggers;
-  return { id: domain, outs };
+  return { id: domain, outs: restoredOutputs(inputs, restoredAt) };
+}
+
+/**
+ * Update: the engine calls it only to finish a restore recorded as unconfirmed (every change of the
+ * inputs is a replacement). The second POST is safe: if the first took effect, the API refuses this
+ * one with 409 because the domain is no longer in quarantine, and that refusal is the confirmation.
+ */
+export async function update(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+  const domain = String(news.domain);
+  if (olds.unconfirmed !== true) {
+    const { [PROVIDER_KEY]: _provider, ...outs } = olds;
+    return { outs };
+  }
+  try {
+    await client().restoreDomain(domain);
+    log.info(`domain ${domain} restored from quarantine (the earlier attempt had not taken effect)`);
+  } catch (err) {
+    if (isNotFound(err)) throw notInAccount(domain);
+    if (!(err instanceof DomainApiError) || err.status !== 409) throw err;
+    log.warn(
+      `domain ${domain}: the API refused a second restore (${err.apiMessage ?? "409 Conflict"}); ` +
+        "the earlier restore, whose answer was lost, took effect. Recorded as restored.",
+    );
+  }
+  return { outs: restoredOutputs(news, now()) };
 }
 
 /** Delete: no request. A restore cannot be undone; the domain stays active. */

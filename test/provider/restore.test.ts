@@ -191,29 +191,64 @@ describe("create", () => {
     expect(posts().map((r) => r.status)).toEqual([404]);
   });
 
-  it("when the connection drops after the restore was applied: outcome unknown, never resent", async () => {
+  it("when the connection drops after the restore was applied: unknown, recorded as unconfirmed, confirmed by the next up", async () => {
     sandbox.addFault({ method: "POST", drop: "after" });
-    const err = await failureOf(async () => restore.create(await checked({ domain: "shop.example" })));
+    const inputs = await checked({ domain: "shop.example", triggers: ["t1"] });
+    const err = (await failureOf(async () => restore.create(inputs))) as Error & {
+      id?: string;
+      properties?: Props;
+    };
     expect(err.message).toMatch(/outcome is unknown/);
-    expect(err.message).toMatch(/may or may not have happened; it is never sent twice/);
+    expect(err.message).toMatch(/may or may not have happened; it was not sent twice/);
     expect(err.message).toMatch(/pulumi up/);
     expect(posts()).toHaveLength(1);
     expect(posts()[0]?.dropped).toBe("after");
     expect(sandbox.domainStatus("shop.example")).toBe("active");
+    // A partial failure: the engine records the resource, unconfirmed, with its provider and triggers.
+    expect(err.id).toBe("shop.example");
+    expect(err.properties).toEqual({
+      domain: "shop.example",
+      triggers: ["t1"],
+      unconfirmed: true,
+      __provider: PROVIDER,
+    });
+    expect((await restore.diff("shop.example", err.properties as Props, inputs)).changes).toBe(false);
 
-    // Running again is safe: the API refuses a second restore, which says it is done.
+    // The next up (an update, as the engine does for a resource with an initialization error)
+    // asks again; the API's refusal because the domain is active is the confirmation.
     sandbox.clearRequests();
-    const again = await failureOf(async () => restore.create(await checked({ domain: "shop.example" })));
-    expect(again.message).toMatch(/not in quarantine/);
-    expect(posts()).toHaveLength(1);
+    const confirmed = await restore.update("shop.example", err.properties as Props, inputs);
+    expect(posts().map((r) => r.status)).toEqual([409]);
+    expect(confirmed.outs).toMatchObject({ domain: "shop.example", triggers: ["t1"] });
+    expect(String((confirmed.outs as Props).restoredAt)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect((confirmed.outs as Props).unconfirmed).toBeUndefined();
   });
 
-  it("when the connection drops before the restore was applied: still unknown to us, never resent", async () => {
+  it("when the connection drops before the restore was applied: unknown to us, and the next up restores", async () => {
     sandbox.addFault({ method: "POST", drop: "before" });
-    const err = await failureOf(async () => restore.create(await checked({ domain: "shop.example" })));
-    expect(err.message).toMatch(/may or may not have happened; it is never sent twice/);
+    const inputs = await checked({ domain: "shop.example" });
+    const err = (await failureOf(async () => restore.create(inputs))) as Error & { properties?: Props };
+    expect(err.message).toMatch(/may or may not have happened; it was not sent twice/);
     expect(posts()).toHaveLength(1);
     expect(sandbox.domainStatus("shop.example")).toBe("quarantined");
+    sandbox.clearRequests();
+    const restored = await restore.update("shop.example", err.properties as Props, inputs);
+    expect(posts().map((r) => r.status)).toEqual([204]);
+    expect(sandbox.domainStatus("shop.example")).toBe("active");
+    expect((restored.outs as Props).restoredAt).toBeDefined();
+  });
+
+  it("update of a confirmed restore makes no request", async () => {
+    const inputs = await checked({ domain: "shop.example" });
+    const created = await restore.create(inputs);
+    sandbox.clearRequests();
+    const same = await restore.update(
+      "shop.example",
+      { ...(created.outs as Props), __provider: PROVIDER },
+      inputs,
+    );
+    expect(posts()).toEqual([]);
+    expect(same.outs).toEqual(created.outs);
   });
 });
 

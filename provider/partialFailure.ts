@@ -1,0 +1,35 @@
+/**
+ * The error that tells the engine "part of this happened". The dynamic-provider host turns an error
+ * carrying `id` and `properties` into a partial-failure result: the engine records the resource
+ * with those properties (and an initialization error) instead of forgetting it, so the state says
+ * exactly what the API holds and the next `pulumi up` can finish the job.
+ */
+
+type Props = Record<string, unknown>;
+
+/** The key under which the engine keeps the serialized provider; partial states must carry it. */
+export const PROVIDER_KEY = "__provider";
+
+/** A failure after part of the work was applied, with the state that was reached. */
+export class PartialFailure extends Error {
+  /** The resource's id. */
+  readonly id: string;
+  /** The outputs to record, `__provider` included. */
+  readonly properties: Props;
+  /** Shown by the engine as the resource's initialization errors. */
+  readonly reasons: string[];
+
+  /**
+   * @param inputs the inputs of the operation: their `__provider` is copied into the properties, or
+   *   later operations on the resource could not find their provider.
+   * @example
+   * throw new PartialFailure("2nd PATCH failed: 500", "tpl-1", outputsSoFar, news);
+   */
+  constructor(message: string, id: string, properties: Props, inputs: Props) {
+    super(message);
+    this.name = "PartialFailure";
+    this.id = id;
+    this.properties = { ...properties, [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
+    this.reasons = [message];
+  }
+}
