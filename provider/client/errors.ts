@@ -369,8 +369,7 @@ export function networkError(f: NetworkFailure): DomainApiError {
     outcome = "unknown";
     advice =
       "The request may have reached the API, so its outcome is unknown; it was not resent because " +
-      "repeating it could apply it twice. Check the current state at the registrar (or run `pulumi refresh`) " +
-      "before running the operation again.";
+      "repeating it could apply it twice.";
   }
   return new DomainApiError({
     message: `${f.method} ${f.path} ${what}${tries}. ${advice}`,

@@ -273,7 +273,8 @@ export class Transport {
     const state: AttemptState = { attempt: 1, requestStart: now, attemptStart: now };
     const dispatcher = new RetryAgent(this.#agent, {
       throwOnError: false,
-      maxRetries: this.#maxRetries,
+      // Our policy decides (rate-limit waits do not count against maxRetries); this is only a backstop.
+      maxRetries: Number.MAX_SAFE_INTEGER,
       methods: ["GET", "PUT", "PATCH", "POST"],
       retry: this.#policy(req, logPath, state),
     });
@@ -377,7 +378,11 @@ export class Transport {
         next(err);
         return;
       }
-      if (state.attempt > this.#maxRetries) {
+      // A 429 is the API pacing us, not failing: waiting it out is bounded by the total time, not
+      // by maxRetries, or a burst of parallel Pulumi steps would give up while the API still admits
+      // twenty requests a second.
+      const rateLimited = isStatus && status === 429;
+      if (!rateLimited && state.attempt > this.#maxRetries) {
         next(err);
         return;
       }
@@ -387,7 +392,8 @@ export class Transport {
         next(err);
         return;
       }
-      const delay = asked ?? this.#backoff(state.attempt);
+      // Jitter on top of Retry-After too: requests refused together must not all come back together.
+      const delay = asked !== undefined ? asked + this.#jitter(asked) : this.#backoff(state.attempt);
       const elapsed = Date.now() - state.requestStart;
       if (elapsed + delay > this.#maxTotalMs) {
         state.stopReason = `retrying would exceed the ${Math.round(this.#maxTotalMs / 1000)} s bound on one request`;
@@ -401,6 +407,11 @@ export class Transport {
         next(null);
       }, delay);
     };
+  }
+
+  /** Up to half the asked wait (at most 1 s) more, at random: never less than the API asked for. */
+  #jitter(askedMs: number): number {
+    return Math.round(Math.random() * Math.min(1_000, askedMs / 2 + 50));
   }
 
   /** Exponential backoff with "equal jitter": half fixed, half random, so the waits spread out. */

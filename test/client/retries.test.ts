@@ -55,6 +55,20 @@ describe("429 with Retry-After", () => {
     expect(requestsOf(h.sandbox, "PATCH").map((r) => r.status)).toEqual([429, 200]);
   });
 
+  test("does not count against maxRetries: being paced is not failing, only the total time bounds it", async () => {
+    // maxRetries is 3 here; five 429s in a row are still waited out.
+    h.sandbox.addFault({
+      method: "GET",
+      path: "^/v2/contacts$",
+      every: 1,
+      times: 5,
+      respond: { status: 429, retryAfter: "0" },
+    });
+    const page = await h.client.listContacts(new URLSearchParams({ per_page: "5" }));
+    expect(page.data).toHaveLength(5);
+    expect(requestsOf(h.sandbox, "GET").map((r) => r.status)).toEqual([429, 429, 429, 429, 429, 200]);
+  });
+
   test("a Retry-After longer than the client waits ends the retries at once, saying why", async () => {
     h.sandbox.addFault({ method: "GET", respond: { status: 429, retryAfter: "3600" } });
     const started = Date.now();
