@@ -163,17 +163,7 @@ export class TemplateStore {
 }
 
 /** Builds a stored record with a fixed key order and only the numbers its type takes. */
-function makeRecord(
-  recordId: string,
-  fields: {
-    name: string;
-    type: RecordType;
-    content: string;
-    priority?: number;
-    weight?: number;
-    port?: number;
-  },
-): SandboxRecord {
+function makeRecord(recordId: string, fields: Omit<SandboxRecord, "record_id">): SandboxRecord {
   const record: SandboxRecord = {
     record_id: recordId,
     name: fields.name,

@@ -5,24 +5,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as records from "../../provider/records/provider";
 import { type Sandbox, startSandbox } from "../../sandbox";
+import { configureFor, PROVIDER } from "./helpers";
 
 const API_KEY = "provider-test-key-5b1e";
-const PROVIDER = "serialized-provider-text";
 type Props = Record<string, unknown>;
 
 let sandbox: Sandbox;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ apiKey: API_KEY });
-  const settings: Record<string, string> = {
-    "domainapi:apiKey": API_KEY,
-    "domainapi:baseUrl": sandbox.url,
-    "domainapi:maxRetries": "1",
-    "domainapi:timeoutMs": "2000",
-  };
-  records.configure({
-    config: { get: (k: string) => settings[k], require: (k: string) => settings[k] as string },
-  });
+  configureFor(records, sandbox, API_KEY, { maxRetries: 1, timeoutMs: 2000 });
 });
 afterAll(async () => {
   await sandbox?.close();

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DomainApiError } from "../../provider/client/errors";
 import * as restore from "../../provider/restore/provider";
 import { type Sandbox, startSandbox } from "../../sandbox";
+import { configureFor, PROVIDER } from "./helpers";
 
 const API_KEY = "restore-test-key-3f9a";
-const PROVIDER = "serialized-provider-text";
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 type Props = Record<string, unknown>;
@@ -18,16 +18,8 @@ let sandbox: Sandbox;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ apiKey: API_KEY });
-  const settings: Record<string, string> = {
-    "domainapi:apiKey": API_KEY,
-    "domainapi:baseUrl": sandbox.url,
-    // Retries are allowed, so a POST that is not resent is not resent by choice.
-    "domainapi:maxRetries": "3",
-    "domainapi:timeoutMs": "2000",
-  };
-  restore.configure({
-    config: { get: (k: string) => settings[k], require: (k: string) => settings[k] as string },
-  });
+  // Retries are allowed, so a POST that is not resent is not resent by choice.
+  configureFor(restore, sandbox, API_KEY, { maxRetries: 3, timeoutMs: 2000 });
 });
 afterAll(async () => {
   await sandbox?.close();

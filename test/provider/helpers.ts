@@ -1,0 +1,27 @@
+/**
+ * Shared set-up of the provider-method tests: configure a provider module (as the engine's plugin
+ * does through `configure()`) with stack-config settings pointing at a sandbox.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { Sandbox } from "../../sandbox";
+
+/** The text tests use as the engine's serialized provider; partial states must carry it. */
+export const PROVIDER = "serialized-provider-text";
+
+/** Calls `configure` as the engine would, with `domainapi:*` settings for `sandbox`. */
+export function configureFor(
+  provider: { configure(req: pulumi.dynamic.ConfigureRequest): void },
+  sandbox: Sandbox,
+  apiKey: string,
+  settings: { maxRetries: number; timeoutMs: number },
+): void {
+  const values: Record<string, string> = {
+    "domainapi:apiKey": apiKey,
+    "domainapi:baseUrl": sandbox.url,
+    "domainapi:maxRetries": String(settings.maxRetries),
+    "domainapi:timeoutMs": String(settings.timeoutMs),
+  };
+  provider.configure({
+    config: { get: (k: string) => values[k], require: (k: string) => values[k] as string },
+  });
+}
