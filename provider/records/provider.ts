@@ -32,13 +32,7 @@ import {
   validateSafetyThreshold,
   validateTemplateId,
 } from "./rules";
-import {
-  type CheckedInputs,
-  desiredRecords,
-  type RecordsState,
-  readState,
-  writeOutputs,
-} from "./state";
+import { type CheckedInputs, desiredRecords, type RecordsState, readState, writeOutputs } from "./state";
 
 type Props = Record<string, unknown>;
 

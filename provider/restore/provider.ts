@@ -94,7 +94,12 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
         `${err.message}. The restore of "${domain}" may or may not have happened; it was not sent twice. ` +
         "The stack records it as unconfirmed: run `pulumi up` again to confirm it (the API is asked once more, " +
         "and its refusal because the domain is no longer in quarantine, 409, is the confirmation).";
-      throw new PartialFailure(message, domain, { ...restoredOutputs(inputs, ""), unconfirmed: true }, inputs);
+      throw new PartialFailure(
+        message,
+        domain,
+        { ...restoredOutputs(inputs, ""), unconfirmed: true },
+        inputs,
+      );
     }
     throw err;
   }
