@@ -70,7 +70,7 @@ export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.Ch
   if (containsUnknown(news)) {
     // Part of the inputs is only known after other resources are created: validate the rest at
     // update time, when the engine calls check again with every value known.
-    return { inputs: news };
+    return issues.length > 0 ? { inputs: news, failures: issues } : { inputs: news };
   }
   issues.push(...validateTemplateId(news.templateId));
   const templateId = typeof news.templateId === "string" ? news.templateId : "";

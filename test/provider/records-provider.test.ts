@@ -100,6 +100,12 @@ describe("check", () => {
       { templateId: "tpl-1", records: [{ name: "@", type: "A", content: unknown }] },
     );
     expect(result.failures ?? []).toEqual([]);
+    // A misspelt input name is still refused: it does not depend on any value.
+    const misspelt = await records.check(
+      {},
+      { templateId: "tpl-1", record: [], records: [{ name: "@", type: "A", content: unknown }] },
+    );
+    expect(misspelt.failures?.map((f) => f.property)).toEqual(["record"]);
   });
 
   it("applies the safety threshold against the previous inputs", async () => {
