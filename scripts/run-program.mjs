@@ -80,7 +80,12 @@ export function linkExamples() {
   } catch {
     fs.rmSync(link, { force: true });
   }
-  fs.symlinkSync(path.relative(modules, repoRoot), link, "dir");
+  try {
+    fs.symlinkSync(path.relative(modules, repoRoot), link, "dir");
+  } catch (err) {
+    // Several runs (parallel test workers) may make the same link at once.
+    if (err.code !== "EEXIST" || fs.realpathSync(link) !== fs.realpathSync(repoRoot)) throw err;
+  }
   return link;
 }
 

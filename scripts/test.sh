@@ -17,7 +17,11 @@ if [ -f "$results" ]; then
   # One plain closing line that any CI reader understands.
   node -e '
     const r = require(process.argv[1]);
-    console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`);
+    // A file that fails before its tests run (an import error) has no failed test: count it too.
+    const broken = r.testResults.filter((f) => f.status === "failed" && !f.assertionResults.some((a) => a.status === "failed"));
+    for (const f of broken) console.log(`test file failed to run: ${f.name}`);
+    const failed = r.numFailedTests + broken.length;
+    console.log(`tests: ${r.numPassedTests} passed, ${failed} failed, ${r.numPendingTests + r.numTodoTests} skipped`);
   ' "$here/$results"
 fi
 exit $status

@@ -37,7 +37,12 @@ export function linkPackage(dir: string, target: string = repoRoot): void {
   } catch {
     // no link yet
   }
-  fs.symlinkSync(target, link, "dir");
+  try {
+    fs.symlinkSync(target, link, "dir");
+  } catch (err) {
+    // Test files load this module in parallel workers: another one may have made the same link.
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST" || fs.readlinkSync(link) !== target) throw err;
+  }
 }
 
 linkPackage(workRoot);
