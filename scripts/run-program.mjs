@@ -187,6 +187,8 @@ export async function runProgram(options) {
     );
   }
   const automation = load("@pulumi/pulumi/automation");
+  // One process runs up, preview and destroy: keep each run's engine connections to itself.
+  createRequire(import.meta.url)("./inline-host.cjs").isolateInlineProgramChannels(load);
 
   const stackName = options.stack ?? "dev";
   const ownsBackend = options.backendDir === undefined;

@@ -55,6 +55,12 @@ export function requireFromWork<T>(name: string): T {
 
 /** The automation API, from the same @pulumi/pulumi instance the package under test uses. */
 export const automation = requireFromWork<typeof Automation>("@pulumi/pulumi/automation");
+
+// A test file runs many inline programs in one process: keep each run's engine connections to
+// itself, or a reused loopback port can fail a run before it starts (see scripts/inline-host.cjs).
+requireFromWork<{ isolateInlineProgramChannels(load: NodeJS.Require): void }>(
+  path.join(repoRoot, "scripts", "inline-host.cjs"),
+).isolateInlineProgramChannels(load);
 /** The package under test, loaded by name (lazily: only once `npm run build` has produced dist/). */
 export function domainapi(): typeof import("../../provider") {
   return requireFromWork("pulumi-domainapi");
