@@ -120,7 +120,7 @@ const SORT_FIELDS: ReadonlyMap<string, string> = new Map(
     "country",
     "phone",
     "email",
-    "status",
+    // Not "status": it is a list of values (a contact can hold several), which has no order.
     "connections",
     "date_created",
     "date_last_updated",

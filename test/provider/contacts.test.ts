@@ -11,6 +11,7 @@ import { DomainApiClient } from "../../provider/client/api";
 import { getContacts } from "../../provider/contacts/getContacts";
 import { type GetContactsArgs, InvalidArgumentError } from "../../provider/contacts/query";
 import { type LoggedRequest, type Sandbox, startSandbox, type WireContact } from "../../sandbox";
+import { SORT_FIELDS } from "../../sandbox/contactQuery";
 
 const API_KEY = "contacts-test-key-7c2d";
 
@@ -329,6 +330,16 @@ describe("sort", () => {
     expect(handles(camel.contacts)).toEqual(handles(expected));
     expect(handles(snake.contacts)).toEqual(handles(expected));
     for (const query of sentQueries()) expect(query.get("sort")).toBe("postal_code,-date_last_updated");
+  });
+
+  it("accepts every field the API sorts by, and refuses status (a list) before any request", async () => {
+    for (const field of SORT_FIELDS) {
+      const result = await list({ sort: `-${field}`, perPage: 100 });
+      expect(handles(result.contacts)).toEqual(handles(sorted(all(), [[field, true]])));
+    }
+    const before = gets().length;
+    expect((await refusal({ sort: "status" })).argument).toBe("sort");
+    expect(gets()).toHaveLength(before);
   });
 
   it("sorts across pages: page 2 continues where page 1 stopped", async () => {

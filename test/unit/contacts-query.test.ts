@@ -132,6 +132,7 @@ describe("validateContactsArgs: what it refuses", () => {
     expect(rejects({ sort: "-size" }).message).toMatch(
       /^getContacts: sort: unknown sort field "size"; sort by any of handle, company_name, .* \(or their camelCase forms\), with a leading "-" for descending$/,
     );
+    expect(rejects({ sort: "-status" }).reason).toMatch(/^unknown sort field "status"/);
     expect(rejects({ sort: "name,-name" }).reason).toBe("sorts by name twice; keep one");
     expect(rejects({ sort: "name," }).reason).toMatch(/^holds an empty field name/);
     expect(rejects({ sort: ["-"] }).reason).toMatch(/^holds an empty field name/);
