@@ -4,24 +4,14 @@
  * restore POST are never resent once they may have reached the server, and the error says the
  * outcome is unknown. Each test checks the sandbox's state afterwards.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { Transport } from "../../provider/client/transport";
 import { startSandbox } from "../../sandbox";
-import { apiFailure, type Harness, harness, requestsOf } from "./helpers";
+import { apiFailure, requestsOf, useHarness } from "./helpers";
 
 const RECORDS_PATH = "^/v2/dns/templates/[^/]+/records$";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await harness({ maxRetries: 3 });
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(() => {
-  h.sandbox.reset();
-  h.logs.length = 0;
-});
+const h = useHarness({ maxRetries: 3 });
 
 const WHEN = ["before", "after"] as const;
 

@@ -3,6 +3,7 @@
  * it with short timeouts, and a log sink that keeps every debug line so tests can inspect them.
  */
 
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { DomainApiClient } from "../../provider/client/api";
 import { DomainApiError } from "../../provider/client/errors";
 import { Transport, type TransportOptions } from "../../provider/client/transport";
@@ -55,6 +56,30 @@ export async function harness(
       await sandbox.close();
     },
   };
+}
+
+/**
+ * One {@link harness} for a whole test file: started before its first test, closed after its last,
+ * and with the sandbox's state and the debug lines cleared before each test, so tests do not see
+ * each other's requests. The returned object is filled in by the first `beforeAll`.
+ *
+ * @example
+ * const h = useHarness({ maxRetries: 3 });
+ * test("...", async () => { await h.client.replaceRecords(...); expect(h.logs).toEqual(...); });
+ */
+export function useHarness(overrides: Partial<ClientConfig> = {}): Harness {
+  const h = {} as Harness;
+  beforeAll(async () => {
+    Object.assign(h, await harness(overrides));
+  });
+  afterAll(async () => {
+    await h.close?.();
+  });
+  beforeEach(() => {
+    h.sandbox.reset();
+    h.logs.length = 0;
+  });
+  return h;
 }
 
 /** Runs `fn` and returns what it threw; fails the test when it did not throw. */

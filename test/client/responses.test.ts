@@ -3,10 +3,10 @@
  * bodies of shapes the spec does not show, and 2xx bodies that do not fit, which must be errors that
  * name the field.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { RequestBodyError } from "../../provider/client/errors";
 import type { WireRecord } from "../../provider/client/wire";
-import { apiFailure, failure, type Harness, harness, requestsOf } from "./helpers";
+import { apiFailure, failure, harness, requestsOf, useHarness } from "./helpers";
 
 const RECORDS_PATH = "^/v2/dns/templates/[^/]+/records$";
 const MX: WireRecord = { name: "@", type: "MX", content: "mx1.example.net", priority: 10 };
@@ -20,17 +20,7 @@ const SRV: WireRecord = {
 };
 const WWW: WireRecord = { name: "www", type: "A", content: "192.0.2.10" };
 
-let h: Harness;
-beforeAll(async () => {
-  h = await harness({ maxRetries: 1 });
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(() => {
-  h.sandbox.reset();
-  h.logs.length = 0;
-});
+const h = useHarness({ maxRetries: 1 });
 
 describe("happy paths", () => {
   test("putRecords returns one id per record, in order, and sends only wire fields", async () => {

@@ -2,25 +2,15 @@
  * Retries on answers that mean "not now" (429, 502, 503, 504), with and without Retry-After, and
  * the answers that must not be retried (500, 4xx), against the sandbox's fault rules.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { isNotFound } from "../../provider/client/errors";
 import { Transport } from "../../provider/client/transport";
-import { apiFailure, type Harness, harness, requestsOf } from "./helpers";
+import { apiFailure, harness, requestsOf, useHarness } from "./helpers";
 
 const RECORDS_PATH = "^/v2/dns/templates/[^/]+/records$";
 const A_RECORD = { name: "www", type: "A", content: "192.0.2.10" } as const;
 
-let h: Harness;
-beforeAll(async () => {
-  h = await harness({ maxRetries: 3 });
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(() => {
-  h.sandbox.reset();
-  h.logs.length = 0;
-});
+const h = useHarness({ maxRetries: 3 });
 
 describe("429 with Retry-After", () => {
   test("in seconds: waits that long, then succeeds", async () => {

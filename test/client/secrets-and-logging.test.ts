@@ -4,23 +4,13 @@
  * status, duration and attempt.
  */
 import { inspect } from "node:util";
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { DomainApiClient, getClient } from "../../provider/client/api";
 import type { DomainApiError } from "../../provider/client/errors";
 import { Transport } from "../../provider/client/transport";
-import { API_KEY, apiFailure, type Harness, harness } from "./helpers";
+import { API_KEY, apiFailure, useHarness } from "./helpers";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await harness({ maxRetries: 1, timeoutMs: 300 });
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(() => {
-  h.sandbox.reset();
-  h.logs.length = 0;
-});
+const h = useHarness({ maxRetries: 1, timeoutMs: 300 });
 
 function renderings(err: DomainApiError): string[] {
   return [

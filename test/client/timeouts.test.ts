@@ -6,22 +6,12 @@
  * with timeoutMs 300 an attempt is abandoned after at most about 1 s; the slow answers here take
  * 1.5 s so that the timeout always wins.
  */
-import { afterAll, beforeAll, beforeEach, expect, test } from "vitest";
-import { apiFailure, type Harness, harness, requestsOf, type Sandbox } from "./helpers";
+import { expect, test } from "vitest";
+import { apiFailure, requestsOf, type Sandbox, useHarness } from "./helpers";
 
 const SLOW_MS = 1_500;
 
-let h: Harness;
-beforeAll(async () => {
-  h = await harness({ timeoutMs: 300, maxRetries: 2 });
-});
-afterAll(async () => {
-  await h.close();
-});
-beforeEach(() => {
-  h.sandbox.reset();
-  h.logs.length = 0;
-});
+const h = useHarness({ timeoutMs: 300, maxRetries: 2 });
 
 /** Waits (bounded) until the sandbox has finished handling every logged request of `method`. */
 async function settled(sandbox: Sandbox, method: string): Promise<void> {

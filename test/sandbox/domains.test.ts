@@ -1,18 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../sandbox/index";
-import { API_KEY, call, errorOf, rawRequest } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { API_KEY, call, errorOf, rawRequest, useSandbox } from "./helpers";
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ apiKey: API_KEY });
-});
-afterAll(async () => {
-  await sandbox.close();
-});
-beforeEach(() => {
-  sandbox.reset();
-});
+const sandbox = useSandbox();
 
 const restore = (domain: string) =>
   call(sandbox, "POST", `/v2/domains/${encodeURIComponent(domain)}/restore`);

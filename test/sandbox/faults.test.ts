@@ -1,18 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../sandbox/index";
-import { API_KEY, call, errorOf, recordsPath } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { startSandbox } from "../../sandbox/index";
+import { API_KEY, call, errorOf, recordsPath, useSandbox } from "./helpers";
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ apiKey: API_KEY });
-});
-afterAll(async () => {
-  await sandbox.close();
-});
-beforeEach(() => {
-  sandbox.reset();
-});
+const sandbox = useSandbox();
 
 const RECORDS_PATTERN = "^/v2/dns/templates/[^/]+/records$";
 const addTxt = (templateId = "web", content = "x") =>

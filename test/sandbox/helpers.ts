@@ -1,10 +1,34 @@
 /**
  * Helpers for sandbox tests: real HTTP requests with Node's fetch against a started sandbox.
  */
-import type { Sandbox } from "../../sandbox/index";
+import { afterAll, beforeAll, beforeEach } from "vitest";
+import { type Sandbox, type SandboxOptions, startSandbox } from "../../sandbox/index";
 
 /** The API key every test sandbox is started with. */
 export const API_KEY = "test-key-123";
+
+/**
+ * One sandbox (key {@link API_KEY}) for a whole test file: started before its first test, closed
+ * after its last, and reset before each test so that no test sees another's templates, domains,
+ * faults or logged requests. The returned object is filled in by the first `beforeAll`.
+ *
+ * @example
+ * const sandbox = useSandbox({ contacts: 3 });
+ * it("...", async () => { expect((await call(sandbox, "GET", "/v2/contacts")).status).toBe(200); });
+ */
+export function useSandbox(options: Partial<SandboxOptions> = {}): Sandbox {
+  const sandbox = {} as Sandbox;
+  beforeAll(async () => {
+    Object.assign(sandbox, await startSandbox({ apiKey: API_KEY, ...options }));
+  });
+  afterAll(async () => {
+    await sandbox.close?.();
+  });
+  beforeEach(() => {
+    sandbox.reset();
+  });
+  return sandbox;
+}
 
 /** The parts of a response the tests look at. */
 export interface Call {

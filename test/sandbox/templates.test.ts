@@ -1,18 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../sandbox/index";
-import { API_KEY, call, errorOf, rawRequest, recordsPath } from "./helpers";
+import { beforeEach, describe, expect, it } from "vitest";
+import { API_KEY, call, errorOf, rawRequest, recordsPath, useSandbox } from "./helpers";
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ apiKey: API_KEY });
-});
-afterAll(async () => {
-  await sandbox.close();
-});
-beforeEach(() => {
-  sandbox.reset();
-});
+const sandbox = useSandbox();
 
 const put = (templateId: string, body: unknown) => call(sandbox, "PUT", recordsPath(templateId), { body });
 const patch = (templateId: string, body: unknown) =>
