@@ -6,7 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { type DomainApiClient, getClient } from "../client/api";
 import type { Contact, ContactListPage } from "../client/wire";
 import { type ConfigLookup, resolveConfig } from "../config";
-import { buildContactsQuery, formatDateTime, type GetContactsArgs, validateContactsArgs } from "./query";
+import { buildContactsQuery, formatDateTime, type GetContactsArgs } from "./query";
 
 /** Result of {@link getContacts}. */
 export interface GetContactsResult {
@@ -31,14 +31,24 @@ const DEFAULT_CONCURRENCY = 4;
 // on to the client only, never into an output.
 const programConfig: ConfigLookup = (key) => pulumi.runtime.getConfig(`domainapi:${key}`);
 
-/** Runs `work` over `items` with at most `limit` in flight; results keep the items' order. */
+/**
+ * Runs `work` over `items` with at most `limit` in flight; results keep the items' order. After a
+ * failure no new item is started: the call fails anyway, and pages fetched for nothing would only
+ * spend the account's rate limit.
+ */
 async function mapConcurrent<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
+  let failed = false;
   const worker = async (): Promise<void> => {
-    while (next < items.length) {
+    while (!failed && next < items.length) {
       const index = next++;
-      results[index] = await work(items[index] as T);
+      try {
+        results[index] = await work(items[index] as T);
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
@@ -58,12 +68,19 @@ export async function getContacts(
   args: GetContactsArgs = {},
   options: GetContactsOptions = {},
 ): Promise<GetContactsResult> {
-  validateContactsArgs(args);
+  // Checks every argument, once, before any request.
+  const filters = buildContactsQuery(args);
+  filters.delete("page");
+  filters.delete("per_page");
   const api = options.client ?? getClient(resolveConfig(programConfig));
   const perPage = args.perPage ?? DEFAULT_PER_PAGE;
   const limit = args.limit ?? Number.POSITIVE_INFINITY;
-  const fetchPage = (page: number): Promise<ContactListPage> =>
-    api.listContacts(buildContactsQuery(args, page, perPage));
+  const fetchPage = (page: number): Promise<ContactListPage> => {
+    const query = new URLSearchParams(filters);
+    query.append("page", String(page));
+    query.append("per_page", String(perPage));
+    return api.listContacts(query);
+  };
 
   if (args.page !== undefined) {
     const only = await fetchPage(args.page);

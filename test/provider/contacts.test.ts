@@ -503,6 +503,20 @@ describe("concurrency", () => {
   });
 });
 
+describe("a page that fails", () => {
+  it("fails the call and starts no further page", async () => {
+    // The third request (page 2 or 3, two in flight) answers 500, which is never retried.
+    sandbox.addFault({ method: "GET", path: "^/v2/contacts$", nth: 3, respond: { status: 500 } });
+    const pages = Math.ceil(all().length / 10);
+    expect(pages).toBeGreaterThan(6);
+    await expect(list({ perPage: 10, concurrency: 2 })).rejects.toThrow(/returned 500/);
+    // Give a worker that would go on fetching the time to do so.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Page 1, the two pages in flight when the 500 came, and at most one the other worker had begun.
+    expect(gets().length).toBeLessThanOrEqual(4);
+  });
+});
+
 describe("tolerant parsing", () => {
   it("reads current_page pagination, connections as strings, and contacts without address_2 or state", async () => {
     const fixtures: WireContact[] = [
