@@ -28,7 +28,7 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), ".."
 // The engine's plugin process loads `pulumi-domainapi/impl` by name, so stacks live under a work
 // root that resolves the package through a link, as a user's project does (same as the e2e tests).
 const workRoot = path.join(repoRoot, "test", ".work");
-linkPackage(workRoot);
+createRequire(import.meta.url)("../scripts/link-package.cjs").linkPackage(workRoot);
 const load = createRequire(path.join(workRoot, "program.js"));
 
 const domainapi = load("pulumi-domainapi");
@@ -42,19 +42,6 @@ const { validateRecords } = load(path.join(repoRoot, "dist/provider/records/rule
 
 const API_KEY = "bench-key-5e1f";
 const sections = [];
-
-function linkPackage(dir) {
-  const modules = path.join(dir, "node_modules");
-  fs.mkdirSync(modules, { recursive: true });
-  const link = path.join(modules, "pulumi-domainapi");
-  try {
-    if (fs.readlinkSync(link) === repoRoot) return;
-    fs.rmSync(link, { force: true });
-  } catch {
-    // no link yet
-  }
-  fs.symlinkSync(repoRoot, link, "dir");
-}
 
 /** Prints a section (a heading, a note and a markdown table) and keeps it for the results file. */
 function report(title, note, header, rows) {

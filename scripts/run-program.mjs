@@ -26,6 +26,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+const { linkPackage } = createRequire(import.meta.url)("./link-package.cjs");
 /** This repository's root (the checkout of pulumi-domainapi the runner belongs to). */
 export const repoRoot = path.resolve(here, "..");
 
@@ -33,6 +34,9 @@ export const repoRoot = path.resolve(here, "..");
 export const DEFAULT_PASSPHRASE = "pulumi-domainapi-local";
 
 const OPS = ["up", "preview", "destroy", "up+destroy"];
+
+/** Program entries this process has run (a destroy does not run the program). */
+const programsRun = new Set();
 
 /** Reads a top-level scalar (`name:`, `main:`) from a Pulumi.yaml without a YAML library. */
 function topLevelScalar(text, key) {
@@ -67,26 +71,6 @@ export function describeProgram(dir) {
   }
   if (!fs.existsSync(entry)) throw new Error(`${projectFile}: the program's entry ${entry} does not exist`);
   return { projectDir, projectFile, name, entry };
-}
-
-/** Makes the in-repo examples resolve `pulumi-domainapi` by name: examples/node_modules/pulumi-domainapi -> repo. */
-export function linkExamples() {
-  const modules = path.join(repoRoot, "examples", "node_modules");
-  const link = path.join(modules, "pulumi-domainapi");
-  fs.mkdirSync(modules, { recursive: true });
-  try {
-    if (fs.realpathSync(link) === fs.realpathSync(repoRoot)) return link;
-    fs.rmSync(link, { force: true, recursive: true });
-  } catch {
-    fs.rmSync(link, { force: true });
-  }
-  try {
-    fs.symlinkSync(path.relative(modules, repoRoot), link, "dir");
-  } catch (err) {
-    // Several runs (parallel test workers) may make the same link at once.
-    if (err.code !== "EEXIST" || fs.realpathSync(link) !== fs.realpathSync(repoRoot)) throw err;
-  }
-  return link;
 }
 
 function isInside(child, parent) {
@@ -170,8 +154,20 @@ export async function runProgram(options) {
   if (!OPS.includes(op)) throw new Error(`--op: expected one of ${OPS.join(", ")}, got "${op}"`);
   const program = describeProgram(options.dir);
   const { entry, name: project } = program;
+  if (op !== "destroy") {
+    // Node evaluates an ES module once per process: a second run would get the cached module,
+    // register no resources, and the engine would plan to delete every one of them.
+    if (programsRun.has(entry)) {
+      throw new Error(
+        `runProgram: ${entry} already ran in this process, and Node will not run it again; ` +
+          "run each up or preview in a process of its own (node scripts/run-program.mjs ...)",
+      );
+    }
+    programsRun.add(entry);
+  }
   checkNodeForTypeScript(entry);
-  if (isInside(entry, path.join(repoRoot, "examples"))) linkExamples();
+  // The in-repo examples resolve `pulumi-domainapi` by name, through examples/node_modules.
+  if (isInside(entry, path.join(repoRoot, "examples"))) linkPackage(path.join(repoRoot, "examples"));
   ensurePulumiOnPath();
 
   // Everything the program and the engine use comes from the program's own dependencies.
@@ -187,8 +183,6 @@ export async function runProgram(options) {
     );
   }
   const automation = load("@pulumi/pulumi/automation");
-  // One process runs up, preview and destroy: keep each run's engine connections to itself.
-  createRequire(import.meta.url)("./inline-host.cjs").isolateInlineProgramChannels(load);
 
   const stackName = options.stack ?? "dev";
   const ownsBackend = options.backendDir === undefined;

@@ -38,8 +38,7 @@ describe("examples", () => {
 
   beforeAll(async () => {
     sandbox = await startSandbox({ apiKey: API_KEY });
-    // The same relative link scripts/run-program.mjs makes, so neither replaces the other's.
-    linkPackage(examplesDir, path.relative(path.join(examplesDir, "node_modules"), repoRoot));
+    linkPackage(examplesDir);
   });
   beforeEach(() => sandbox.reset());
   afterAll(async () => {

@@ -26,24 +26,14 @@ export const repoRoot = path.resolve(__dirname, "../..");
 /** Where stacks' work directories live; holds the `node_modules/pulumi-domainapi` link. */
 export const workRoot = path.join(repoRoot, "test", ".work");
 
-/** Makes `node_modules/pulumi-domainapi` under `dir` point at `target` (a checkout of this package). */
-export function linkPackage(dir: string, target: string = repoRoot): void {
-  const modules = path.join(dir, "node_modules");
-  fs.mkdirSync(modules, { recursive: true });
-  const link = path.join(modules, "pulumi-domainapi");
-  try {
-    if (fs.readlinkSync(link) === target) return;
-    fs.rmSync(link, { force: true });
-  } catch {
-    // no link yet
-  }
-  try {
-    fs.symlinkSync(target, link, "dir");
-  } catch (err) {
-    // Test files load this module in parallel workers: another one may have made the same link.
-    if ((err as NodeJS.ErrnoException).code !== "EEXIST" || fs.readlinkSync(link) !== target) throw err;
-  }
-}
+/**
+ * Makes `node_modules/pulumi-domainapi` under `dir` a link to `target` (a checkout of this package;
+ * default this repository). The one helper the harness, the benchmarks and scripts/run-program.mjs
+ * share: scripts/link-package.cjs.
+ */
+export const linkPackage: (dir: string, target?: string) => string = createRequire(__filename)(
+  path.join(repoRoot, "scripts", "link-package.cjs"),
+).linkPackage;
 
 linkPackage(workRoot);
 const load = createRequire(path.join(workRoot, "program.js"));
@@ -56,11 +46,29 @@ export function requireFromWork<T>(name: string): T {
 /** The automation API, from the same @pulumi/pulumi instance the package under test uses. */
 export const automation = requireFromWork<typeof Automation>("@pulumi/pulumi/automation");
 
-// A test file runs many inline programs in one process: keep each run's engine connections to
-// itself, or a reused loopback port can fail a run before it starts (see scripts/inline-host.cjs).
-requireFromWork<{ isolateInlineProgramChannels(load: NodeJS.Require): void }>(
-  path.join(repoRoot, "scripts", "inline-host.cjs"),
-).isolateInlineProgramChannels(load);
+isolateInlineProgramChannels();
+
+/**
+ * Works around a Pulumi Node SDK leak that makes a later Automation API inline run in the same
+ * process fail at once with `14 UNAVAILABLE: No connection established. Last error: null` (seen
+ * in CI, in the fault matrix; a test file here runs many inline programs in one process).
+ *
+ * Each inline run opens gRPC clients to that run's engine and never closes them (in the SDK's
+ * per-run store, `disconnect()` only closes its module-level clients; the fix belongs there).
+ * grpc-js shares connections ("subchannels") between clients by address, across the process. Once
+ * a run's CLI has exited, a late call on its leaked client fails and leaves the shared subchannel
+ * for that address backing off. If the OS later gives the same loopback port to another run's
+ * engine, that run's new client is handed the backing-off subchannel and its first call fails
+ * without trying to connect (reproduced with grpc-js alone in inline-host.test.ts). A client with
+ * its own subchannel pool is not affected, so every client the SDK makes from now on gets one.
+ */
+function isolateInlineProgramChannels(): void {
+  const settings = requireFromWork<{ grpcClientOptions: Record<string, unknown> }>(
+    "@pulumi/pulumi/runtime/settings",
+  );
+  settings.grpcClientOptions["grpc.use_local_subchannel_pool"] = 1;
+}
+
 /** The package under test, loaded by name (lazily: only once `npm run build` has produced dist/). */
 export function domainapi(): typeof import("../../provider") {
   return requireFromWork("pulumi-domainapi");

@@ -1,10 +1,10 @@
 /**
- * The harness (and scripts/run-program.mjs) run many inline programs in one process. The Pulumi
+ * A test file runs many inline programs in one process. The Pulumi
  * SDK leaks each run's gRPC clients, and grpc-js shares connections between clients by address, so
  * a run whose engine got a loopback port that an earlier, dead engine had used could fail at once
  * with `14 UNAVAILABLE: No connection established. Last error: null` (seen once in CI, in the fault
  * matrix). This reproduces that sequence with two real gRPC servers on one port and checks that a
- * client made with the SDK's options, as isolated by scripts/inline-host.cjs, is not affected.
+ * client made with the SDK's options, as isolated by the harness, is not affected.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { requireFromWork } from "./harness";
@@ -79,7 +79,7 @@ async function deadRun(options: Record<string, unknown>): Promise<number> {
   return port;
 }
 
-describe("inline programs in one process (scripts/inline-host.cjs)", () => {
+describe("inline programs in one process (harness: isolateInlineProgramChannels)", () => {
   it("gives the SDK's clients their own connections", () => {
     expect(settings.grpcClientOptions["grpc.use_local_subchannel_pool"]).toBe(1);
   });
@@ -92,7 +92,7 @@ describe("inline programs in one process (scripts/inline-host.cjs)", () => {
 
   it("without the isolation, the same sequence fails (the reason it exists)", async () => {
     // If grpc-js stops handing out backing-off shared connections, this fails and the workaround
-    // in scripts/inline-host.cjs can go.
+    // in harness.ts can go.
     const port = await deadRun({});
     await serve(port);
     expect(await ping(client(port, {}))).toMatch(

@@ -1,0 +1,41 @@
+/**
+ * Makes `<dir>/node_modules/pulumi-domainapi` a link to a checkout of this package, so that a
+ * program under `dir`, and the engine's dynamic-provider plugin process it starts, resolve
+ * `require("pulumi-domainapi/impl")` by name exactly as in a user's project. Shared by the e2e
+ * harness, the benchmarks and scripts/run-program.mjs, so that none replaces a link another made.
+ *
+ * The link is relative (a checkout can be moved with its links). Parallel test workers may make the
+ * same link at once: an existing link to the same place is fine.
+ */
+const fs = require("node:fs");
+const path = require("node:path");
+
+/** This repository's root. */
+const repoRoot = path.resolve(__dirname, "..");
+
+/**
+ * @param {string} dir the directory whose `node_modules` gets the link
+ * @param {string} [target] the checkout to link to (default: this repository)
+ * @returns {string} the link's path
+ * @example linkPackage(path.join(repoRoot, "examples"));
+ */
+function linkPackage(dir, target = repoRoot) {
+  const modules = path.join(dir, "node_modules");
+  const link = path.join(modules, "pulumi-domainapi");
+  fs.mkdirSync(modules, { recursive: true });
+  const linksToTarget = () => fs.realpathSync(link) === fs.realpathSync(target);
+  try {
+    if (linksToTarget()) return link;
+  } catch {
+    // no link yet, or one whose checkout is gone
+  }
+  fs.rmSync(link, { force: true, recursive: true });
+  try {
+    fs.symlinkSync(path.relative(modules, target), link, "dir");
+  } catch (err) {
+    if (err.code !== "EEXIST" || !linksToTarget()) throw err;
+  }
+  return link;
+}
+
+module.exports = { linkPackage, repoRoot };
