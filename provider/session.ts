@@ -8,7 +8,7 @@
  * environment. It is never captured by a closure, so it never reaches the state.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { DomainApiClient, getClient } from "./client/api";
+import { type DomainApiClient, getClient } from "./client/api";
 import { type ConfigLookup, resolveConfig } from "./config";
 
 let lookup: ConfigLookup | undefined;
@@ -26,5 +26,3 @@ export function configure(req: pulumi.dynamic.ConfigureRequest): void {
 export function client(): DomainApiClient {
   return getClient(resolveConfig(lookup));
 }
-
-export { DomainApiClient };

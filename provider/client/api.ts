@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import type { ClientConfig } from "../config";
 import { type DomainApiError, RequestBodyError, responseError } from "./errors";
-import { Transport, type TransportOptions } from "./transport";
+import { Transport, type TransportOptions, type TransportResponse } from "./transport";
 import {
   type ContactListPage,
   ContactListResponseSchema,
@@ -16,6 +16,7 @@ import {
   type PatchRecordsBody,
   PatchRecordsBodySchema,
   PutRecordsBodySchema,
+  type RecordIdsResponse,
   RecordIdsResponseSchema,
   type WireRecord,
 } from "./wire";
@@ -60,14 +61,14 @@ export class DomainApiClient {
       );
     }
     const path = recordsPath(templateId);
-    const { status, body } = await this.#transport.request({
+    const answer = await this.#transport.request({
       method: "PUT",
       path,
       body: parsed.data,
       replayable: true,
       schema: RecordIdsResponseSchema,
     });
-    return this.#ids("PUT", path, status, body?.record_id, records.length);
+    return this.#ids("PUT", path, answer, records.length);
   }
 
   /**
@@ -93,15 +94,15 @@ export class DomainApiClient {
     }
     const path = recordsPath(templateId);
     const adds = changes.add?.length ?? 0;
-    const { status, body: answer } = await this.#transport.request({
+    const answer = await this.#transport.request({
       method: "PATCH",
       path,
       body: changes,
       replayable: adds === 0,
       schema: RecordIdsResponseSchema,
     });
-    if (answer === undefined && adds === 0) return [];
-    return this.#ids("PATCH", path, status, answer?.record_id, adds);
+    if (answer.body === undefined && adds === 0) return [];
+    return this.#ids("PATCH", path, answer, adds);
   }
 
   /**
@@ -111,22 +112,22 @@ export class DomainApiClient {
    * @throws DomainApiError of kind `response` when the page does not fit the spec, naming the field
    */
   async listContacts(query: URLSearchParams): Promise<ContactListPage> {
-    const { status, body } = await this.#transport.request({
+    const answer = await this.#transport.request({
       method: "GET",
       path: "/v2/contacts",
       query,
       replayable: true,
       schema: ContactListResponseSchema,
     });
-    if (body === undefined) {
+    if (answer.body === undefined) {
       throw this.#responseError(
         "GET",
         "/v2/contacts",
-        status,
+        answer,
         "the body is empty, expected data and pagination",
       );
     }
-    return body;
+    return answer.body;
   }
 
   /**
@@ -146,28 +147,40 @@ export class DomainApiClient {
     await this.#transport.close();
   }
 
-  #ids(method: string, path: string, status: number, ids: string[] | undefined, expected: number): string[] {
+  #ids(
+    method: string,
+    path: string,
+    answer: TransportResponse<RecordIdsResponse>,
+    expected: number,
+  ): string[] {
+    const ids = answer.body?.record_id;
     if (ids === undefined) {
       throw this.#responseError(
         method,
         path,
-        status,
-        `record_id: expected ${expected} record id(s), got ${status === 204 ? "no body (204)" : "none"}`,
+        answer,
+        `record_id: expected ${expected} record id(s), got ${answer.status === 204 ? "no body (204)" : "none"}`,
       );
     }
     if (ids.length !== expected) {
       throw this.#responseError(
         method,
         path,
-        status,
+        answer,
         `record_id: expected ${expected} record id(s), one per ${method === "PUT" ? "submitted record" : "added record"}, got ${ids.length}`,
       );
     }
     return ids;
   }
 
-  #responseError(method: string, path: string, status: number, problem: string): DomainApiError {
-    return responseError({ method, path, status, problem, attempts: 1, secret: this.#apiKey });
+  #responseError(
+    method: string,
+    path: string,
+    answer: TransportResponse<unknown>,
+    problem: string,
+  ): DomainApiError {
+    const { status, attempts } = answer;
+    return responseError({ method, path, status, problem, attempts, secret: this.#apiKey });
   }
 }
 
@@ -175,8 +188,9 @@ const clients = new Map<string, DomainApiClient>();
 
 /**
  * One client per (base URL, key, timeout, retries) in this process, so that every resource of a
- * deployment shares a connection pool. The key is hashed before it becomes a map key, so a heap
- * dump of the cache shows no key.
+ * deployment shares a connection pool. The key is hashed before it becomes part of a map key only
+ * so that the map's keys can be listed or logged without showing it; the cached client itself (its
+ * transport) holds the plain key, which it must send, so a heap dump does contain the key.
  *
  * @example
  * const client = getClient(resolveConfig((k) => req.config.get(`domainapi:${k}`)));

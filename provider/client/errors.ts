@@ -109,7 +109,7 @@ export class DomainApiError extends Error {
   /**
    * Whether running the operation again could succeed: true for rate limits, unavailability and
    * network failures of requests that are safe to repeat; false for 4xx answers and for requests
-   * whose outcome is unknown (check the state first).
+   * that are not safe to repeat and whose outcome is unknown (check the state first).
    */
   readonly retryable: boolean;
   /** What failed; see {@link DomainApiErrorKind}. */
@@ -282,15 +282,46 @@ export interface HttpFailure {
   attempts: number;
   /** Why the transport stopped retrying early, e.g. a Retry-After longer than it waits. */
   stopReason?: string | undefined;
+  /** Whether the request is safe to send again (see the transport's `replayable`). */
+  replayable: boolean;
   secret: string;
 }
 
 /** Statuses that mean "try again later"; any other 4xx/5xx will fail the same way again. */
-const TRANSIENT_STATUSES = new Set([429, 502, 503, 504]);
+const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+/** Of those, the API turning the request away before doing anything (rate limited, unavailable). */
+const REFUSAL_STATUSES: ReadonlySet<number> = new Set([429, 503]);
+
+/**
+ * Whether an answer with this status may go away if the request is sent again later (429, 502,
+ * 503, 504). The transport retries on these, and errors carrying them are `retryable` when
+ * resending is safe.
+ *
+ * @example
+ * isTransientStatus(503); // true
+ * isTransientStatus(500); // false: the same request fails the same way again
+ */
+export function isTransientStatus(status: number): boolean {
+  return TRANSIENT_STATUSES.has(status);
+}
+
+/**
+ * Whether an answer with this status is a refusal (429, 503): the API turned the request away
+ * before doing it, so resending it cannot apply it twice, even for a request that is not safe to
+ * repeat. A 502 or 504 is not: a gateway may have passed the request on before it gave up.
+ *
+ * @example
+ * isRefusalStatus(429); // true
+ * isRefusalStatus(502); // false: the change may have been applied
+ */
+export function isRefusalStatus(status: number): boolean {
+  return REFUSAL_STATUSES.has(status);
+}
 
 /**
  * Builds the error for a non-2xx answer: `auth` for 401/403 (naming the settings that supply the
- * key), `http` otherwise.
+ * key), `http` otherwise. A 502/504 to a request that is not safe to repeat has an `unknown`
+ * outcome and is not `retryable`, like a dropped connection.
  */
 export function httpError(f: HttpFailure): DomainApiError {
   const apiMessage = extractApiMessage(f.bodyText, f.status);
@@ -312,11 +343,19 @@ export function httpError(f: HttpFailure): DomainApiError {
       secret: f.secret,
     });
   }
-  const transient = TRANSIENT_STATUSES.has(f.status);
-  // A 502/504 from a gateway may come after the API applied the change; 429/503 are refusals.
+  const transient = isTransientStatus(f.status);
   const outcome: RequestOutcome =
-    f.method === "GET" || !transient || f.status === 429 || f.status === 503 ? "not-applied" : "unknown";
-  const advice = transient ? " The API is busy or unavailable; try again later." : "";
+    f.method === "GET" || !transient || isRefusalStatus(f.status) ? "not-applied" : "unknown";
+  // As after a dropped connection: a change that may have been applied is not to be repeated
+  // blindly, so "try again later" would be wrong advice for it.
+  const retryable = transient && (outcome !== "unknown" || f.replayable);
+  let advice = "";
+  if (retryable) advice = " The API is busy or unavailable; try again later.";
+  else if (outcome === "unknown") {
+    advice =
+      " The request may have reached the API, so its outcome is unknown; it was not resent because " +
+      "repeating it could apply it twice.";
+  }
   return new DomainApiError({
     message: `${head}${tries}: ${sentence(apiMessage)}${stopped}${advice}`,
     kind: "http",
@@ -324,7 +363,7 @@ export function httpError(f: HttpFailure): DomainApiError {
     path: f.path,
     status: f.status,
     apiMessage,
-    retryable: transient,
+    retryable,
     outcome,
     attempts: f.attempts,
     secret: f.secret,

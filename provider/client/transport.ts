@@ -7,7 +7,8 @@
  * come back together), a bound on the total time spent retrying, refusing rather than shortening a
  * Retry-After wait that is longer than we are willing to wait, and a debug line per failed attempt.
  * Because that callback needs per-request state (attempt number, start time), each request gets
- * its own light RetryAgent over the shared, pooled Agent of its base URL.
+ * its own light RetryAgent over the shared, pooled Agent of its base URL. undici's own retry
+ * options (maxRetries, methods, statusCodes) are read only by its stock policy, so none are given.
  *
  * Timeouts are undici's header and body timeouts, per attempt. undici checks them on a coarse
  * clock (about 0.5 to 1 s resolution), which is irrelevant at the default 30 s.
@@ -17,7 +18,7 @@ import { dirname, join } from "node:path";
 import { Agent, type Dispatcher, RetryAgent, type RetryHandler } from "undici";
 import type { z } from "zod";
 import type { ClientConfig } from "../config";
-import { httpError, networkError, redact, responseError } from "./errors";
+import { httpError, isRefusalStatus, isTransientStatus, networkError, redact, responseError } from "./errors";
 import { describeIssues } from "./wire";
 
 /** The methods the Domain Management API uses. */
@@ -44,6 +45,8 @@ export interface TransportRequest<T> {
 export interface TransportResponse<T> {
   status: number;
   body: T | undefined;
+  /** How many times the request was sent, so that a later error about this answer can say so. */
+  attempts: number;
 }
 
 /** Options of a {@link Transport}; all have sensible defaults. */
@@ -65,18 +68,6 @@ const MAX_BACKOFF_MS = 10_000;
 const CONNECTIONS_PER_BASE_URL = 8;
 const CONNECT_TIMEOUT_MS = 10_000;
 
-/**
- * Answers that mean "not now" and are worth retrying when the request is safe to repeat. A 502 or
- * 504 comes from a gateway, which may have passed the request on before it gave up: the change may
- * have been applied, just like after a dropped connection.
- */
-const RETRY_STATUSES_REPLAYABLE = new Set([429, 502, 503, 504]);
-/**
- * Answers that are safe to retry for any request, including a PATCH with adds or the restore POST:
- * 429 (rate limited) and 503 (unavailable) are the server refusing the request before doing it.
- * Resending a refused request cannot apply it twice.
- */
-const RETRY_STATUSES_ANY = new Set([429, 503]);
 /** Network failures that happen before the request is written: it cannot have reached the API. */
 const NOT_SENT_CODES = new Set([
   "ECONNREFUSED",
@@ -100,7 +91,11 @@ const MAYBE_SENT_TRANSIENT_CODES = new Set([
   "UND_ERR_SOCKET",
   "UND_ERR_HEADERS_TIMEOUT",
 ]);
-const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
+/**
+ * The timeouts that `domainapi:timeoutMs` sets. A connect timeout is not one of them: its limit is
+ * the fixed CONNECT_TIMEOUT_MS, and it is reported as a connection that was never made.
+ */
+const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 
 interface SharedAgent {
   agent: Agent;
@@ -223,6 +218,7 @@ interface UndiciFailure {
  */
 export class Transport {
   readonly #baseUrl: string;
+  readonly #origin: string;
   readonly #basePath: string;
   readonly #apiKey: string;
   readonly #timeoutMs: number;
@@ -237,6 +233,7 @@ export class Transport {
   constructor(config: ClientConfig, options: TransportOptions = {}) {
     const url = new URL(config.baseUrl);
     this.#baseUrl = config.baseUrl;
+    this.#origin = url.origin;
     this.#basePath = url.pathname.replace(/\/+$/, "");
     this.#apiKey = config.apiKey;
     this.#timeoutMs = config.timeoutMs;
@@ -273,9 +270,6 @@ export class Transport {
     const state: AttemptState = { attempt: 1, requestStart: now, attemptStart: now };
     const dispatcher = new RetryAgent(this.#agent, {
       throwOnError: false,
-      // Our policy decides (rate-limit waits do not count against maxRetries); this is only a backstop.
-      maxRetries: Number.MAX_SAFE_INTEGER,
-      methods: ["GET", "PUT", "PATCH", "POST"],
       retry: this.#policy(req, logPath, state),
     });
 
@@ -283,7 +277,7 @@ export class Transport {
     let text: string;
     try {
       response = await dispatcher.request({
-        origin: new URL(this.#baseUrl).origin,
+        origin: this.#origin,
         path,
         method: req.method,
         headers,
@@ -321,10 +315,11 @@ export class Transport {
         bodyText: text,
         attempts: state.attempt,
         stopReason: state.stopReason,
+        replayable: req.replayable,
         secret: this.#apiKey,
       });
     }
-    return { status, body: this.#parse(req, logPath, status, text, state.attempt) };
+    return { status, body: this.#parse(req, logPath, status, text, state.attempt), attempts: state.attempt };
   }
 
   /** Closes this transport; the shared pool of its base URL closes with its last user. */
@@ -368,7 +363,8 @@ export class Transport {
       const isStatus = code === "UND_ERR_REQ_RETRY" && typeof status === "number";
       let allowed: boolean;
       if (isStatus) {
-        allowed = (req.replayable ? RETRY_STATUSES_REPLAYABLE : RETRY_STATUSES_ANY).has(status);
+        // A refusal cannot have applied anything; a gateway's 502/504 may come after it did.
+        allowed = isTransientStatus(status) && (req.replayable || isRefusalStatus(status));
       } else if (code !== undefined && NOT_SENT_TRANSIENT_CODES.has(code)) {
         allowed = true;
       } else {

@@ -5,6 +5,8 @@ import {
   extractApiMessage,
   httpError,
   isNotFound,
+  isRefusalStatus,
+  isTransientStatus,
   networkError,
   redact,
 } from "../../provider/client/errors";
@@ -56,6 +58,7 @@ describe("redaction", () => {
       status: 401,
       bodyText: JSON.stringify({ message: `key ${KEY} is revoked` }),
       attempts: 1,
+      replayable: true,
       secret: KEY,
     });
     expect(err.kind).toBe("auth");
@@ -101,11 +104,55 @@ describe("redaction", () => {
       status: 404,
       bodyText: "",
       attempts: 1,
+      replayable: false,
       secret: KEY,
     });
     expect(DomainApiError.is(notFound)).toBe(true);
     expect(isNotFound(notFound)).toBe(true);
     expect(isNotFound(new Error("404"))).toBe(false);
     expect(isNotFound({ status: 404 })).toBe(false);
+  });
+});
+
+describe("status classification", () => {
+  test("429, 502, 503 and 504 are transient; of those only 429 and 503 are refusals", () => {
+    expect([400, 404, 429, 500, 502, 503, 504].filter(isTransientStatus)).toEqual([429, 502, 503, 504]);
+    expect([400, 404, 429, 500, 502, 503, 504].filter(isRefusalStatus)).toEqual([429, 503]);
+  });
+
+  const gateway = (method: string, status: number, replayable: boolean) =>
+    httpError({ method, path: "/v2/x", status, bodyText: "", attempts: 1, replayable, secret: KEY });
+
+  test("a 502/504 to a request that is not safe to repeat: outcome unknown, not retryable", () => {
+    for (const status of [502, 504]) {
+      const err = gateway("POST", status, false);
+      expect(err.outcome).toBe("unknown");
+      expect(err.retryable).toBe(false);
+      expect(err.message).toContain("outcome is unknown");
+      expect(err.message).toContain("could apply it twice");
+      expect(err.message).not.toContain("try again later");
+    }
+  });
+
+  test("a 502 to a request that is safe to repeat: outcome unknown, retryable", () => {
+    const err = gateway("PUT", 502, true);
+    expect(err.outcome).toBe("unknown");
+    expect(err.retryable).toBe(true);
+    expect(err.message).toContain("try again later");
+  });
+
+  test("a refusal is retryable even for a request that is not safe to repeat: nothing was applied", () => {
+    for (const status of [429, 503]) {
+      const err = gateway("POST", status, false);
+      expect(err.outcome).toBe("not-applied");
+      expect(err.retryable).toBe(true);
+    }
+  });
+
+  test("a 500 is neither retryable nor of unknown outcome", () => {
+    const err = gateway("POST", 500, false);
+    expect(err.outcome).toBe("not-applied");
+    expect(err.retryable).toBe(false);
+    expect(err.message).not.toContain("outcome is unknown");
   });
 });

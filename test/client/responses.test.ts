@@ -212,6 +212,30 @@ describe("2xx bodies that do not fit", () => {
     expect(err.message).toContain("expected 1 record id(s), one per added record, got 2");
   });
 
+  test("a PUT whose ids do not fit after a 503 reports the real number of attempts", async () => {
+    // maxRetries is 1 here: one resend after the 503.
+    h.sandbox.addFault({ method: "PUT", respond: { status: 503 }, nth: 1 });
+    h.sandbox.addFault({
+      method: "PUT",
+      nth: 2,
+      respondAfterApply: { status: 200, body: '{"record_id":["only-one"]}' },
+    });
+    const err = await apiFailure(() => h.client.putRecords("web", [WWW, MX]));
+    expect(err.kind).toBe("response");
+    expect(err.message).toContain("record_id: expected 2 record id(s)");
+    expect(err.attempts).toBe(2);
+    expect(requestsOf(h.sandbox, "PUT").map((r) => r.status)).toEqual([503, 200]);
+  });
+
+  test("a contacts page that does not fit after a 429 reports the real number of attempts", async () => {
+    h.sandbox.addFault({ method: "GET", respond: { status: 429, retryAfter: "0" }, nth: 1 });
+    h.sandbox.addFault({ method: "GET", respond: { status: 200, body: "" }, nth: 2 });
+    const err = await apiFailure(() => h.client.listContacts(new URLSearchParams()));
+    expect(err.kind).toBe("response");
+    expect(err.message).toContain("the body is empty");
+    expect(err.attempts).toBe(2);
+  });
+
   test("PATCH without adds answered 200 with ids is an error too", async () => {
     const [id] = h.sandbox.seedTemplate("web", [WWW]);
     h.sandbox.addFault({ method: "PATCH", respondAfterApply: { status: 200, body: '{"record_id":["x"]}' } });

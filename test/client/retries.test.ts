@@ -108,6 +108,42 @@ describe("5xx", () => {
     expect(requestsOf(h.sandbox, "PATCH")).toHaveLength(1);
   });
 
+  test("a 502 to a PATCH with adds is not retryable: outcome unknown, not resent, and the message says why", async () => {
+    h.sandbox.addFault({ method: "PATCH", respond: { status: 502 } });
+    const err = await apiFailure(() => h.client.patchRecords("web", { add: [A_RECORD] }));
+    expect(err.kind).toBe("http");
+    expect(err.status).toBe(502);
+    expect(err.outcome).toBe("unknown");
+    expect(err.retryable).toBe(false);
+    expect(err.attempts).toBe(1);
+    expect(err.message).toContain("outcome is unknown");
+    expect(err.message).toContain("not resent because repeating it could apply it twice");
+    expect(err.message).not.toContain("try again later");
+    expect(requestsOf(h.sandbox, "PATCH")).toHaveLength(1);
+  });
+
+  test("a 504 to the restore POST is not retryable either: outcome unknown, not resent", async () => {
+    h.sandbox.addFault({ method: "POST", respond: { status: 504 } });
+    const err = await apiFailure(() => h.client.restoreDomain("shop.example"));
+    expect(err.status).toBe(504);
+    expect(err.outcome).toBe("unknown");
+    expect(err.retryable).toBe(false);
+    expect(err.message).toContain("could apply it twice");
+    expect(requestsOf(h.sandbox, "POST")).toHaveLength(1);
+  });
+
+  test("a lasting 502 to a PATCH without adds is retried, then retryable: it is safe to repeat", async () => {
+    const [id] = h.sandbox.seedTemplate("web", [A_RECORD]);
+    h.sandbox.addFault({ method: "PATCH", respond: { status: 502 }, times: 100 });
+    const err = await apiFailure(() => h.client.patchRecords("web", { del: [{ record_id: id! }] }));
+    expect(err.status).toBe(502);
+    expect(err.outcome).toBe("unknown");
+    expect(err.retryable).toBe(true);
+    expect(err.attempts).toBe(4);
+    expect(err.message).toContain("try again later");
+    expect(requestsOf(h.sandbox, "PATCH")).toHaveLength(4);
+  });
+
   test("500 is not retried", async () => {
     h.sandbox.addFault({ method: "PUT", respond: { status: 500, body: '{"message":"database on fire"}' } });
     const err = await apiFailure(() => h.client.putRecords("web", [A_RECORD]));
