@@ -6,13 +6,9 @@
 import { randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
+import { withoutProvider } from "./engine";
 
 type Props = Record<string, unknown>;
-
-function withoutProvider(props: Props): Props {
-  const { __provider: _ignored, ...rest } = props;
-  return rest;
-}
 
 /** Create: echo the inputs under a fresh id. */
 export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {

@@ -5,10 +5,9 @@
  * exactly what the API holds and the next `pulumi up` can finish the job.
  */
 
-type Props = Record<string, unknown>;
+import { PROVIDER_KEY } from "./engine";
 
-/** The key under which the engine keeps the serialized provider; partial states must carry it. */
-export const PROVIDER_KEY = "__provider";
+type Props = Record<string, unknown>;
 
 /** A failure after part of the work was applied, with the state that was reached. */
 export class PartialFailure extends Error {

@@ -27,6 +27,7 @@ import {
   toWireRecord,
 } from "./rules";
 
+// The threshold is an input rule (rules.ts); re-exported because checkSafety takes it.
 export { DEFAULT_SAFETY_THRESHOLD, type SafetyThreshold } from "./rules";
 
 /**

@@ -7,44 +7,38 @@ import { randomUUID } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import type { DomainApiClient } from "../client/api";
 import { DomainApiError, isNotFound } from "../client/errors";
+import { containsUnknown, unknownInputs } from "../engine";
 import * as log from "../log";
-import { PartialFailure, PROVIDER_KEY } from "../partialFailure";
+import { PartialFailure } from "../partialFailure";
 import { client } from "../session";
 import { keyRecords } from "./keys";
 import {
   applyStep,
   checkSafety,
-  DEFAULT_SAFETY_THRESHOLD,
   formatSummary,
   type PatchStep,
   type Plan,
   planDelete,
   planUpdate,
-  type SafetyThreshold,
 } from "./plan";
 import {
-  type InputIssue,
   type RecordSpec,
+  type SafetyThreshold,
   type StateRecord,
   toUpdateItem,
   toWireRecord,
-  validateRecords,
-  validateSafetyThreshold,
-  validateTemplateId,
+  validateTemplateRecordsInputs,
 } from "./rules";
-import { type CheckedInputs, desiredRecords, type RecordsState, readState, writeOutputs } from "./state";
+import {
+  type CheckedInputs,
+  desiredRecords,
+  type RecordsState,
+  readState,
+  settingsOf,
+  writeOutputs,
+} from "./state";
 
 type Props = Record<string, unknown>;
-
-/** The engine's placeholder for a value not known until an earlier resource is created. */
-const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
-
-function containsUnknown(value: unknown): boolean {
-  if (value === UNKNOWN) return true;
-  if (Array.isArray(value)) return value.some(containsUnknown);
-  if (typeof value === "object" && value !== null) return Object.values(value).some(containsUnknown);
-  return false;
-}
 
 export { configure } from "../session";
 
@@ -57,49 +51,39 @@ export { configure } from "../session";
  * stops `pulumi preview`.
  */
 export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
-  const issues: InputIssue[] = [];
-  const known = Object.keys(news).filter((k) => k !== PROVIDER_KEY);
-  for (const key of known) {
-    if (!["templateId", "records", "purge", "safetyThreshold"].includes(key)) {
-      issues.push({
-        property: key,
-        reason: "unknown input; DnsTemplateRecords takes templateId, records, purge and safetyThreshold",
-      });
-    }
-  }
+  const misnamed = unknownInputs(
+    news,
+    ["templateId", "records", "purge", "safetyThreshold"],
+    "DnsTemplateRecords",
+  );
   if (containsUnknown(news)) {
     // Part of the inputs is only known after other resources are created: validate the rest at
     // update time, when the engine calls check again with every value known.
-    return issues.length > 0 ? { inputs: news, failures: issues } : { inputs: news };
+    return misnamed.length > 0 ? { inputs: news, failures: misnamed } : { inputs: news };
   }
-  issues.push(...validateTemplateId(news.templateId));
-  const templateId = typeof news.templateId === "string" ? news.templateId : "";
   // A missing list is an error, not an empty one: with purge, "no records" would empty the template.
-  const { records, issues: recordIssues } = validateRecords(desiredFromKeyed(news.records), "records");
-  issues.push(...recordIssues);
-  let purge = true;
-  if (news.purge !== undefined && news.purge !== null) {
-    if (typeof news.purge !== "boolean") {
-      issues.push({
-        property: "purge",
-        reason: "expected true (the resource owns the whole template) or false (only its own records)",
-      });
-    } else purge = news.purge;
-  }
-  const { threshold: safetyThreshold, issues: thresholdIssues } = validateSafetyThreshold(
-    news.safetyThreshold,
-  );
-  issues.push(...thresholdIssues);
+  const { inputs: valid, issues } = validateTemplateRecordsInputs({
+    ...news,
+    records: desiredFromKeyed(news.records),
+  });
+  const failures = [...misnamed, ...issues];
+  if (!valid || failures.length > 0) return { inputs: news, failures };
 
-  if (issues.length === 0 && olds.records !== undefined && olds.templateId === templateId) {
+  const { templateId, records, safetyThreshold } = valid;
+  if (olds.records !== undefined && olds.templateId === templateId) {
     const current = desiredRecords(olds).map((r, i) => ({ ...r, recordId: `current-${i}` }));
     const plan = planUpdate(current, records);
     const refusal = checkSafety(current.length, plan.summary, safetyThreshold);
-    if (refusal) issues.push({ property: "records", reason: refusal });
+    if (refusal) return { inputs: news, failures: [{ property: "records", reason: refusal }] };
   }
 
-  const inputs: CheckedInputs = { templateId, records: keyRecords(records), purge, safetyThreshold };
-  return issues.length > 0 ? { inputs: news, failures: issues } : { inputs: { ...inputs } };
+  const inputs: CheckedInputs = {
+    templateId,
+    records: keyRecords(records),
+    purge: settingsOf(news).purge,
+    safetyThreshold,
+  };
+  return { inputs: { ...inputs } };
 }
 
 /** Records as a list: the program gives an array; stored inputs (re-checked by the engine) are keyed. */
@@ -122,16 +106,13 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<pulum
   if (olds.templateId !== news.templateId) return { changes: true, replaces: ["templateId"] };
   if (containsUnknown(news)) return { changes: true };
   const state = readState(olds);
-  const desired = desiredRecords(news);
-  const plan = planUpdate(state.records, desired);
+  const wanted = settingsOf(news);
+  const plan = planUpdate(state.records, desiredRecords(news));
   const changes =
     plan.steps.length > 0 ||
     state.untrackedAdds ||
-    state.purge !== (news.purge !== false) ||
-    !sameThreshold(
-      state.safetyThreshold,
-      (news.safetyThreshold ?? DEFAULT_SAFETY_THRESHOLD) as SafetyThreshold | false,
-    );
+    state.purge !== wanted.purge ||
+    !sameThreshold(state.safetyThreshold, wanted.safetyThreshold);
   return { changes };
 }
 
@@ -153,8 +134,7 @@ function checkedInputs(inputs: Props): CheckedInputs {
   return {
     templateId: String(inputs.templateId),
     records: keyRecords(desiredRecords(inputs)),
-    purge: inputs.purge !== false,
-    safetyThreshold: (inputs.safetyThreshold ?? DEFAULT_SAFETY_THRESHOLD) as SafetyThreshold | false,
+    ...settingsOf(inputs),
   };
 }
 
@@ -195,11 +175,9 @@ async function runSteps(
   templateId: string,
   current: StateRecord[],
   steps: PatchStep[],
-): Promise<{ state: StateRecord[]; requests: number }> {
+): Promise<StateRecord[]> {
   let state = current;
-  let requests = 0;
   const send = async (step: PatchStep): Promise<void> => {
-    requests++;
     const ids = await api.patchRecords(templateId, step.body);
     state = applyStep(state, step, ids);
   };
@@ -254,7 +232,7 @@ async function runSteps(
     const untracked = err instanceof DomainApiError && err.outcome === "unknown";
     throw new StepFailure(describeFailure(err, templateId), state, untracked);
   }
-  return { state, requests };
+  return state;
 }
 
 function resourceId(inputs: CheckedInputs): string {
@@ -284,6 +262,15 @@ function announce(templateId: string, plan: Plan): string {
   return summary;
 }
 
+/**
+ * What a create with purge did. Not the planner's summary: its one PUT replaces whatever the
+ * template held, records made outside Pulumi included, and the API does not say how many there
+ * were, so "0 to delete" would not be true.
+ */
+function putSummary(creates: number): string {
+  return `${creates} to create (1 request: a PUT, which replaces whatever records the template held)`;
+}
+
 /** Create: one PUT of every record, or with `purge: false`, one PATCH per added record. */
 export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
   const checked = checkedInputs(inputs);
@@ -292,14 +279,14 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
   const id = resourceId(checked);
   if (checked.purge) {
     const state = await replaceAll(api, checked.templateId, desired);
-    const summary = `${desired.length} to create, 0 to update, 0 to delete, 0 unchanged (1 request, PUT)`;
+    const summary = putSummary(desired.length);
     log.info(`template ${checked.templateId}: ${summary}`);
     return { id, outs: writeOutputs(checked, state, summary) };
   }
   const plan = planUpdate([], desired);
   const summary = announce(checked.templateId, plan);
   try {
-    const { state } = await runSteps(api, checked.templateId, [], plan.steps);
+    const state = await runSteps(api, checked.templateId, [], plan.steps);
     return { id, outs: writeOutputs(checked, state, summary) };
   } catch (err) {
     if (!(err instanceof StepFailure)) throw err;
@@ -326,7 +313,7 @@ export async function update(id: string, olds: Props, news: Props): Promise<pulu
   const plan = planUpdate(old.records, desired);
   const summary = announce(checked.templateId, plan);
   try {
-    const { state } = await runSteps(api, checked.templateId, old.records, plan.steps);
+    const state = await runSteps(api, checked.templateId, old.records, plan.steps);
     return { outs: writeOutputs(checked, state, summary) };
   } catch (err) {
     if (!(err instanceof StepFailure)) throw err;
@@ -362,8 +349,4 @@ export async function delete_(_id: string, props: Props): Promise<void> {
   }
 }
 export { delete_ as delete };
-
-/** Read: the API has no GET for records, so refresh keeps the state as it is. */
-export async function read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
-  return { id, props };
-}
+// No `read`: the API has no GET for records, and without one the engine keeps the state as it is.

@@ -389,17 +389,21 @@ function validateRecord(raw: unknown, at: string): { record?: RecordSpec; issues
   }
   const parsed = RecordInputSchema.safeParse(withoutUnset(raw));
   if (parsed.success) return { record: normalize(parsed.data), issues: [] };
-  const issues: InputIssue[] = [];
-  for (const issue of parsed.error.issues) {
+  return { issues: issuesOf(parsed.error, at, unknownFieldReason) };
+}
+
+/**
+ * Zod's issues as {@link InputIssue}s under the path `at`: an unrecognized key gives one issue per
+ * key, with the reason `unknownKey` gives; every other issue keeps zod's message.
+ */
+function issuesOf(error: z.ZodError, at: string, unknownKey: (key: string) => string): InputIssue[] {
+  return error.issues.flatMap((issue): InputIssue[] => {
     if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys)
-        issues.push({ property: `${at}.${key}`, reason: unknownFieldReason(key) });
-    } else {
-      const suffix = issue.path.map((part) => `.${String(part)}`).join("");
-      issues.push({ property: `${at}${suffix}`, reason: issue.message });
+      return issue.keys.map((key) => ({ property: `${at}.${key}`, reason: unknownKey(key) }));
     }
-  }
-  return { issues };
+    const suffix = issue.path.map((part) => `.${String(part)}`).join("");
+    return [{ property: `${at}${suffix}`, reason: issue.message }];
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -726,21 +730,24 @@ export function validateSafetyThreshold(
   if (parsed.success) {
     return { threshold: { ...DEFAULT_SAFETY_THRESHOLD, ...withoutUnset(parsed.data) }, issues: [] };
   }
-  const issues: InputIssue[] = [];
-  for (const issue of parsed.error.issues) {
-    if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) {
-        issues.push({
-          property: `${path}.${key}`,
-          reason: `unknown field "${key}"; a safety threshold has only minExistingRecords and maxChangePercent: remove it`,
-        });
-      }
-    } else {
-      const suffix = issue.path.map((part) => `.${String(part)}`).join("");
-      issues.push({ property: `${path}${suffix}`, reason: issue.message });
-    }
-  }
+  const issues = issuesOf(
+    parsed.error,
+    path,
+    (key) =>
+      `unknown field "${key}"; a safety threshold has only minExistingRecords and maxChangePercent: remove it`,
+  );
   return { threshold: { ...DEFAULT_SAFETY_THRESHOLD }, issues };
+}
+
+/** Validates the `purge` input: a boolean, or absent (which means `true`). */
+function validatePurge(raw: unknown, path = "purge"): InputIssue[] {
+  if (raw === undefined || raw === null || typeof raw === "boolean") return [];
+  return [
+    {
+      property: path,
+      reason: "expected true (the resource owns the whole template) or false (only its own records)",
+    },
+  ];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -754,9 +761,10 @@ export interface TemplateRecordsInputs {
 }
 
 /**
- * Validates every input of a DnsTemplateRecords resource that this module knows (`templateId`,
- * `records`, `safetyThreshold`); other keys (such as the engine's `__provider`) are left alone.
- * `inputs` is present exactly when there are no issues.
+ * Validates every input of a DnsTemplateRecords resource (`templateId`, `records`, `purge`,
+ * `safetyThreshold`), issues in that order; other keys (such as the engine's `__provider`) are
+ * left alone. `inputs` is present exactly when there are no issues. `purge` is only checked to be
+ * a boolean or absent: once valid, it reads as `purge !== false` and needs no normal form.
  *
  * @example
  * const { inputs, issues } = validateTemplateRecordsInputs({ templateId: "42", records: [] });
@@ -768,8 +776,9 @@ export function validateTemplateRecordsInputs(raw: unknown): {
   const props = isPlainObject(raw) ? raw : {};
   const templateIssues = validateTemplateId(props.templateId);
   const { records, issues: recordIssues } = validateRecords(props.records);
+  const purgeIssues = validatePurge(props.purge);
   const { threshold, issues: thresholdIssues } = validateSafetyThreshold(props.safetyThreshold);
-  const issues = [...templateIssues, ...recordIssues, ...thresholdIssues];
+  const issues = [...templateIssues, ...recordIssues, ...purgeIssues, ...thresholdIssues];
   if (issues.length > 0) return { issues };
   return { inputs: { templateId: props.templateId as string, records, safetyThreshold: threshold }, issues };
 }

@@ -10,8 +10,13 @@
  * Pure: no HTTP, no Pulumi.
  */
 import { keyRecords, unkeyRecords } from "./keys";
-import { DEFAULT_SAFETY_THRESHOLD, type SafetyThreshold } from "./plan";
-import { canonicalOrder, type RecordSpec, type StateRecord } from "./rules";
+import {
+  canonicalOrder,
+  DEFAULT_SAFETY_THRESHOLD,
+  type RecordSpec,
+  type SafetyThreshold,
+  type StateRecord,
+} from "./rules";
 
 /** What `check()` returns and the engine stores as the resource's inputs. */
 export interface CheckedInputs {
@@ -64,15 +69,28 @@ function stripId(r: StateRecord | RecordSpec): RecordSpec {
 }
 
 /**
+ * `purge` and `safetyThreshold` of checked inputs or of outputs, with their defaults: purge unless
+ * it is `false`, the default threshold when there is none (a state written before the threshold
+ * existed had the default behaviour).
+ *
+ * @example
+ * settingsOf({ purge: false }); // { purge: false, safetyThreshold: DEFAULT_SAFETY_THRESHOLD }
+ */
+export function settingsOf(props: Props): Pick<CheckedInputs, "purge" | "safetyThreshold"> {
+  return {
+    purge: props.purge !== false,
+    safetyThreshold: (props.safetyThreshold ?? DEFAULT_SAFETY_THRESHOLD) as SafetyThreshold | false,
+  };
+}
+
+/**
  * Reads a resource's outputs. Besides the keyed shape, it accepts the array shape
  * (`records: [{ ..., recordId }]`) of a state written before records were keyed.
  */
 export function readState(outputs: Props): RecordsState {
   const base = {
     templateId: String(outputs.templateId ?? ""),
-    purge: outputs.purge !== false,
-    // A state written before the threshold existed had the default behaviour.
-    safetyThreshold: (outputs.safetyThreshold ?? DEFAULT_SAFETY_THRESHOLD) as SafetyThreshold | false,
+    ...settingsOf(outputs),
     untrackedAdds: outputs.untrackedAdds === true,
   };
   const records = outputs.records;

@@ -5,12 +5,12 @@
 import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
 import { DomainApiError, isNotFound } from "../client/errors";
+import { containsUnknown, unknownInputs, withoutProvider } from "../engine";
 import * as log from "../log";
-import { PartialFailure, PROVIDER_KEY } from "../partialFailure";
+import { PartialFailure } from "../partialFailure";
 import { client } from "../session";
 
 type Props = Record<string, unknown>;
-const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 export { configure } from "../session";
 
@@ -38,13 +38,9 @@ export function domainProblem(domain: unknown): string | undefined {
 
 /** Validates `domain` (lower-cased) and passes `triggers` through; makes no request. */
 export async function check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
-  const failures: pulumi.dynamic.CheckFailure[] = [];
-  for (const key of Object.keys(news)) {
-    if (key !== PROVIDER_KEY && key !== "domain" && key !== "triggers") {
-      failures.push({ property: key, reason: "unknown input; DomainRestore takes domain and triggers" });
-    }
-  }
-  if (news.domain === UNKNOWN) return { inputs: news, failures };
+  const failures = unknownInputs(news, ["domain", "triggers"], "DomainRestore");
+  // Triggers are passed through as they are; only the domain is validated, once it is known.
+  if (containsUnknown(news.domain)) return { inputs: news, failures };
   const problem = domainProblem(news.domain);
   if (problem) failures.push({ property: "domain", reason: problem });
   if (failures.length > 0) return { inputs: news, failures };
@@ -115,10 +111,7 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
  */
 export async function update(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
   const domain = String(news.domain);
-  if (olds.unconfirmed !== true) {
-    const { [PROVIDER_KEY]: _provider, ...outs } = olds;
-    return { outs };
-  }
+  if (olds.unconfirmed !== true) return { outs: withoutProvider(olds) };
   try {
     await client().restoreDomain(domain);
     log.info(`domain ${domain} restored from quarantine (the earlier attempt had not taken effect)`);

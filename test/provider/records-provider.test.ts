@@ -151,6 +151,23 @@ describe("create, update, delete", () => {
     expect(sandbox.templateRecords("tpl-1")).toEqual([]);
   });
 
+  it("says that the create's PUT replaces whatever the template held", async () => {
+    sandbox.seedTemplate("web", [{ name: "legacy", type: "TXT", content: "made by hand" }]);
+    const inputs = await checked({ templateId: "web", records: web });
+    const created = await records.create(inputs);
+    expect((created.outs as Props).lastPlan).toBe(
+      "3 to create (1 request: a PUT, which replaces whatever records the template held)",
+    );
+    expect(heldIn("web")).not.toContain("legacy TXT made by hand");
+  });
+
+  it("re-checks its own stored (keyed) inputs without a failure or a change", async () => {
+    const inputs = await checked({ templateId: "tpl-1", records: web, purge: false });
+    const again = await records.check(inputs, inputs);
+    expect(again.failures ?? []).toEqual([]);
+    expect({ ...(again.inputs as Props), __provider: PROVIDER }).toEqual(inputs);
+  });
+
   it("a new templateId is a replacement", async () => {
     const inputs = await checked({ templateId: "tpl-1", records: web });
     const created = await records.create(inputs);

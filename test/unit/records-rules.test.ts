@@ -540,6 +540,28 @@ describe("validateTemplateRecordsInputs", () => {
   });
 });
 
+describe("validateTemplateRecordsInputs: purge", () => {
+  it("takes a boolean or nothing, and refuses anything else in its place among the issues", () => {
+    for (const purge of [true, false, undefined, null]) {
+      expect(validateTemplateRecordsInputs({ templateId: "7", records: [], purge }).issues).toEqual([]);
+    }
+    const result = validateTemplateRecordsInputs({
+      records: [],
+      purge: "yes",
+      safetyThreshold: { maxChangePercent: -1 },
+    });
+    expect(result.inputs).toBeUndefined();
+    expect(result.issues.map((i) => i.property)).toEqual([
+      "templateId",
+      "purge",
+      "safetyThreshold.maxChangePercent",
+    ]);
+    expect(result.issues[1]?.reason).toBe(
+      "expected true (the resource owns the whole template) or false (only its own records)",
+    );
+  });
+});
+
 describe("order, equality and wire forms", () => {
   const a: RecordSpec = { name: "www", type: "A", content: "192.0.2.1" };
 

@@ -2,7 +2,13 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SAFETY_THRESHOLD } from "../../provider/records/plan";
 import { canonicalOrder, type StateRecord } from "../../provider/records/rules";
-import { desiredRecords, joinRecordIds, readState, writeOutputs } from "../../provider/records/state";
+import {
+  desiredRecords,
+  joinRecordIds,
+  readState,
+  settingsOf,
+  writeOutputs,
+} from "../../provider/records/state";
 
 const recordArb = fc
   .record({
@@ -57,5 +63,18 @@ describe("records state shape", () => {
       desiredRecords({ records: [{ name: "@", type: "A", content: "192.0.2.1", recordId: "r" }] }),
     ).toEqual([{ name: "@", type: "A", content: "192.0.2.1" }]);
     expect(desiredRecords({})).toEqual([]);
+  });
+
+  it("reads purge and the threshold with their defaults", () => {
+    expect(settingsOf({})).toEqual({ purge: true, safetyThreshold: DEFAULT_SAFETY_THRESHOLD });
+    expect(settingsOf({ purge: false, safetyThreshold: false })).toEqual({
+      purge: false,
+      safetyThreshold: false,
+    });
+    const threshold = { minExistingRecords: 3, maxChangePercent: 50 };
+    expect(settingsOf({ purge: true, safetyThreshold: threshold })).toEqual({
+      purge: true,
+      safetyThreshold: threshold,
+    });
   });
 });
