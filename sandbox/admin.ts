@@ -32,6 +32,7 @@ export const ADMIN_ROUTES = [
   "GET /__sandbox/domains",
   "GET|PUT|DELETE /__sandbox/domains/:name",
   "GET|POST /__sandbox/contacts",
+  "DELETE /__sandbox/contacts/:handle",
   "GET|DELETE /__sandbox/requests",
   "GET|POST|DELETE /__sandbox/faults",
   "GET|PUT /__sandbox/rate-limit",
@@ -102,6 +103,16 @@ function routes(core: SandboxCore): Array<[RegExp, Handlers]> {
         POST: (_params, body) => {
           const added = core.addContacts(body());
           return json(200, { added: added.length, total: core.state.contacts.length });
+        },
+      },
+    ],
+    [
+      /^\/contacts\/([^/]+)$/,
+      {
+        DELETE: ([handle]) => {
+          const removed = core.removeContacts([handle!]);
+          if (removed === 0) throw notFound(`contact ${handle} does not exist`);
+          return json(200, { removed, total: core.state.contacts.length });
         },
       },
     ],

@@ -12,6 +12,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { MAX_GENERATED_CONTACTS } from "./contactGenerator";
 import { parseSeed, type SandboxOptions, startSandbox } from "./index";
+import { type PersonalityOptions, resolvePersonality } from "./personality";
 
 /** Port the command listens on when --port is not given. */
 export const DEFAULT_CLI_PORT = 8080;
@@ -34,11 +35,51 @@ Options:
   --rate-limit N            allow N requests per second (burst N); 429 with Retry-After beyond
   --help                    print this text
 
+Personalities (answers the spec leaves open; see sandbox/README.md):
+  --per-page-cap N          serve per_page above N as N (default: above 100 is a 400)
+  --null-strings            serve empty or absent contact string fields as null
+
 Admin routes (no auth): GET /__sandbox/ lists them.`;
 
 /** A command-line mistake: printed with a hint to --help, exit status 2. */
 export class UsageError extends Error {
   override name = "UsageError";
+}
+
+/** A personality flag: its option and how its value is read (boolean flags take none). */
+interface PersonalityFlag {
+  option: keyof PersonalityOptions;
+  kind: "boolean" | "integer" | "word";
+}
+
+/** The personality flags, by flag name; values are checked by the personality schema. */
+const PERSONALITY_FLAGS: Record<string, PersonalityFlag> = {
+  "per-page-cap": { option: "perPageCap", kind: "integer" },
+  "null-strings": { option: "nullStrings", kind: "boolean" },
+};
+
+/** Reads the personality flags into options; a bad value is a UsageError naming the flag. */
+function personalityOptions(values: Record<string, string | boolean | undefined>): PersonalityOptions {
+  const options: Record<string, unknown> = {};
+  for (const [name, { option, kind }] of Object.entries(PERSONALITY_FLAGS)) {
+    const value = values[name];
+    if (value === undefined) continue;
+    if (kind === "boolean") options[option] = value === true;
+    else if (kind === "integer") {
+      if (typeof value !== "string" || !/^\d+$/.test(value)) {
+        throw new UsageError(`--${name}: expected an integer, got "${String(value)}"`);
+      }
+      options[option] = Number(value);
+    } else options[option] = value;
+    try {
+      resolvePersonality(options as PersonalityOptions, "");
+    } catch (error) {
+      // The schema names the option (e.g. "perPageCap: must be ..."): name the flag instead.
+      const reason = (error as Error).message.replace(/^: [^:]+: /, "");
+      throw new UsageError(`--${name}: ${reason}, got "${String(value)}"`);
+    }
+  }
+  return options as PersonalityOptions;
 }
 
 /** What the command line asks for. */
@@ -75,6 +116,12 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): CliCom
         "pagination-field": { type: "string" },
         "connections-as-string": { type: "boolean" },
         "rate-limit": { type: "string" },
+        ...Object.fromEntries(
+          Object.entries(PERSONALITY_FLAGS).map(([name, { kind }]) => [
+            name,
+            { type: kind === "boolean" ? ("boolean" as const) : ("string" as const) },
+          ]),
+        ),
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -101,6 +148,7 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): CliCom
   if (host === "") throw new UsageError("--host: must not be empty");
 
   const options: SandboxOptions = {
+    ...personalityOptions(values),
     apiKey,
     port: integerFlag("port", flag("port"), 0, 65535) ?? DEFAULT_CLI_PORT,
   };

@@ -208,14 +208,16 @@ function parsePositiveInteger(name: string, value: string): number {
 }
 
 /**
- * Parses the raw query string of `GET /v2/contacts`.
+ * Parses the raw query string of `GET /v2/contacts`. Without `perPageCap`, `per_page` above
+ * {@link MAX_PER_PAGE} is a 400; with it, `per_page` above the cap is served as the cap.
  *
  * @throws ApiError 400 naming the parameter for an unknown parameter, a repeated one (other than
  *   status), or a malformed value.
  * @example
  * parseContactQuery("connections=%3E5&status=ok&status=pending_update&sort=-connections,name");
+ * parseContactQuery("per_page=500", 100).perPage; // 100
  */
-export function parseContactQuery(rawQuery: string): ContactQuery {
+export function parseContactQuery(rawQuery: string, perPageCap?: number): ContactQuery {
   const params = new URLSearchParams(rawQuery);
   const predicates: Predicate[] = [];
   let sort: SortKey[] = [];
@@ -250,11 +252,13 @@ export function parseContactQuery(rawQuery: string): ContactQuery {
       page = parsePositiveInteger("page", value);
     } else if (name === "per_page") {
       perPage = parsePositiveInteger("per_page", value);
-      if (perPage > MAX_PER_PAGE) {
+      if (perPageCap === undefined && perPage > MAX_PER_PAGE) {
         throw invalidRequest(`per_page: at most ${MAX_PER_PAGE}, got ${perPage}`);
       }
     }
   }
+  // A capped server serves its cap also when the default page size is larger.
+  if (perPageCap !== undefined) perPage = Math.min(perPage, perPageCap);
   return { predicates, sort, page, perPage };
 }
 

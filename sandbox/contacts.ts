@@ -12,7 +12,25 @@ export interface ContactListFormat {
   paginationField: "page" | "current_page";
   /** Emit `connections` as a numeric string (the spec's field table) instead of a number. */
   connectionsAsString: boolean;
+  /** Largest `per_page` served (larger asks are served as this); undefined: above 100 is a 400. */
+  perPageCap?: number | undefined;
+  /** Serve empty or absent string fields (all but `handle`) as `null`. */
+  nullStrings?: boolean;
 }
+
+/** The string fields that `nullStrings` serves as `null` when empty or absent. */
+const NULLABLE_STRING_FIELDS = [
+  "company_name",
+  "name",
+  "address_1",
+  "address_2",
+  "postal_code",
+  "city",
+  "state",
+  "country",
+  "phone",
+  "email",
+] as const;
 
 /** The pagination object of a contacts list response. */
 export type PaginationBody = {
@@ -34,7 +52,12 @@ function serveContact(contact: WireContact, format: ContactListFormat): Record<s
   if (served.connections !== undefined) {
     served.connections = format.connectionsAsString ? String(served.connections) : Number(served.connections);
   }
-  return served;
+  if (format.nullStrings !== true) return served;
+  const nulled: Record<string, unknown> = { ...served };
+  for (const field of NULLABLE_STRING_FIELDS) {
+    if (served[field] === undefined || served[field] === "") nulled[field] = null;
+  }
+  return nulled;
 }
 
 /**
@@ -49,7 +72,7 @@ export function listContacts(
   rawQuery: string,
   format: ContactListFormat,
 ): ContactListBody {
-  const query = parseContactQuery(rawQuery);
+  const query = parseContactQuery(rawQuery, format.perPageCap);
   const { page, total } = runContactQuery(contacts, query);
   return {
     data: page.map((contact) => serveContact(contact, format)),

@@ -9,6 +9,7 @@ import { WireContactSchema } from "./contactSchema";
 import type { ContactListFormat } from "./contacts";
 import { type DomainStatus, DomainStatusSchema, domainKey } from "./domains";
 import { type FaultRule, FaultSet } from "./faults";
+import type { Personality } from "./personality";
 import { type RateLimit, RateLimitSchema, TokenBucket } from "./rateLimit";
 import {
   applySeed,
@@ -47,6 +48,7 @@ export interface CoreOptions {
   latencyMs: number;
   format: ContactListFormat;
   rateLimit: RateLimit | undefined;
+  personality: Personality;
 }
 
 /** The sandbox's state, logs, faults and rate limit. */
@@ -109,6 +111,19 @@ export class SandboxCore {
   /** A domain's status, or undefined when it does not exist. */
   domainStatus(name: string): DomainStatus | undefined {
     return this.state.domains.get(domainKey(name));
+  }
+
+  /**
+   * Removes the contacts with these handles (compared exactly); returns how many were removed.
+   * With {@link SandboxCore.addContacts} it lets a test change the total between two page requests.
+   */
+  removeContacts(handles: readonly string[]): number {
+    const doomed = new Set(handles);
+    const kept = this.state.contacts.filter((contact) => !doomed.has(contact.handle));
+    const removed = this.state.contacts.length - kept.length;
+    this.state.contacts.length = 0;
+    for (const contact of kept) this.state.contacts.push(contact);
+    return removed;
   }
 
   /** Appends contacts (validated; a 400-style error names the field). */

@@ -14,6 +14,7 @@ import type { WireContact } from "./contactSchema";
 import { type LoggedRequest, SandboxCore } from "./core";
 import type { DomainStatus } from "./domains";
 import type { FaultRule } from "./faults";
+import { type Personality, type PersonalityOptions, resolvePersonality } from "./personality";
 import type { RateLimit } from "./rateLimit";
 import { DEFAULT_SEED, type SandboxSeed, type SandboxState, type SeedRecord } from "./seed";
 import { startServer } from "./server";
@@ -26,13 +27,28 @@ export type { LoggedRequest } from "./core";
 export type { DomainStatus } from "./domains";
 export type { ErrorBody, ErrorCode } from "./errors";
 export { type FaultRule, FaultRuleSchema } from "./faults";
+export {
+  ERROR_SHAPES,
+  type ErrorShape,
+  formatRetryAfter,
+  PATCH_MODES,
+  type PatchMode,
+  type Personality,
+  type PersonalityOptions,
+  PersonalitySchema,
+  RETRY_AFTER_FORMS,
+  type RetryAfterForm,
+} from "./personality";
 export type { RateLimit } from "./rateLimit";
 export { DEFAULT_SEED, parseSeed, type SandboxSeed, type SandboxState, type SeedRecord } from "./seed";
 export type { SandboxRecord } from "./templates";
 export { RECORD_TYPES, type RecordType } from "./validation";
 
-/** Options of {@link startSandbox}. Only `apiKey` is required. */
-export interface SandboxOptions {
+/**
+ * Options of {@link startSandbox}. Only `apiKey` is required. The personality options (see
+ * {@link PersonalitySchema}) pick the other answers the spec allows where it says "not shown".
+ */
+export interface SandboxOptions extends PersonalityOptions {
   /** Port to listen on; 0 (the default) picks a free one. */
   port?: number;
   /** Interface to listen on; default `127.0.0.1` (loopback only). */
@@ -63,6 +79,8 @@ export interface Sandbox {
   readonly state: SandboxState;
   /** Every /v2 request (admin requests are not logged), oldest first; a live array. */
   readonly requests: LoggedRequest[];
+  /** The personality it was started with, defaults filled in. */
+  readonly personality: Personality;
   /** Stops the server and drops keep-alive connections; resolves promptly. Idempotent. */
   close(): Promise<void>;
   /** A copy of a template's records, or undefined when the template does not exist. */
@@ -77,8 +95,13 @@ export interface Sandbox {
   setDomain(name: string, status: DomainStatus): void;
   /** A domain's status, or undefined when it does not exist. */
   domainStatus(name: string): DomainStatus | undefined;
-  /** Appends contact fixtures (validated). */
+  /**
+   * Appends contact fixtures (validated). Between two page requests, this (or
+   * {@link Sandbox.removeContacts}) changes the total a client pages through.
+   */
   addContacts(contacts: WireContact[]): void;
+  /** Removes the contacts with these handles; returns how many were removed. */
+  removeContacts(handles: string[]): number;
   /** Adds a fault rule (validated; throws an error naming the field). */
   addFault(rule: FaultRule): void;
   /** Removes every fault rule. */
@@ -110,6 +133,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   if (typeof options.apiKey !== "string" || options.apiKey === "" || /\s/.test(options.apiKey)) {
     throw new TypeError("startSandbox: apiKey must be a non-empty string without whitespace");
   }
+  const personality = resolvePersonality(options);
   const core = new SandboxCore({
     apiKey: options.apiKey,
     seed: options.seed ?? DEFAULT_SEED,
@@ -121,8 +145,11 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     format: {
       paginationField: options.paginationField ?? "page",
       connectionsAsString: options.connectionsAsString ?? false,
+      perPageCap: personality.perPageCap,
+      nullStrings: personality.nullStrings,
     },
     rateLimit: options.rateLimit,
+    personality,
   });
   const server = await startServer(
     core,
@@ -133,6 +160,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     url: server.url,
     state: core.state,
     requests: core.requests,
+    personality,
     close: () => server.close(),
     templateRecords: (templateId) => core.templateRecords(templateId),
     seedTemplate: (templateId, records) => core.seedTemplate(templateId, records),
@@ -143,6 +171,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     addContacts: (contacts) => {
       core.addContacts(contacts);
     },
+    removeContacts: (handles) => core.removeContacts(handles),
     addFault: (rule) => core.addFault(rule),
     clearFaults: () => core.faults.clear(),
     clearRequests: () => {
