@@ -23,20 +23,78 @@ const MAX_API_MESSAGE_CHARS = 500;
 export const API_KEY_HINT =
   "set it with `pulumi config set --secret domainapi:apiKey <key>` or the DOMAINAPI_API_KEY environment variable";
 
+const patterns = new Map<string, RegExp>();
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
+}
+
 /**
- * Replaces every occurrence of `secret` in `text` with `[redacted]`.
+ * One character of the secret in every form an API may echo it: as is, backslash-escaped (PHP's
+ * `json_encode` writes `/` as `\/`), as a JSON `\uXXXX` escape, or percent-encoded (a query value
+ * echoed back). Each character may take a different form, so a partly escaped echo is caught too.
+ */
+function charPattern(char: string): string {
+  const forms = [escapeRegExp(char), `\\\\${escapeRegExp(char)}`];
+  const code = char.codePointAt(0) ?? 0;
+  if (code <= 0xffff) forms.push(`\\\\u${code.toString(16).padStart(4, "0")}`);
+  forms.push(escapeRegExp(encodeURIComponent(char)));
+  if (/[-_.!~*'()a-z0-9]/i.test(char)) forms.push(`%${code.toString(16).padStart(2, "0")}`);
+  return `(?:${forms.join("|")})`;
+}
+
+/** The pattern that finds `secret` in any of its echoed forms (cached: built once per key). */
+function secretPattern(secret: string): RegExp {
+  let pattern = patterns.get(secret);
+  if (pattern === undefined) {
+    // Case-insensitive for the hex digits of the escapes; a case variant of the key is redacted too.
+    pattern = new RegExp(Array.from(secret, charPattern).join(""), "gi");
+    patterns.set(secret, pattern);
+  }
+  return pattern;
+}
+
+/**
+ * Replaces every occurrence of `secret` in `text` with `[redacted]`: the exact key, and the key as
+ * an API may echo it, escaped for JSON (`\/`, `\u0073`) or percent-encoded (`%2F`), in any mix.
  *
  * Used on every message this package builds, because an API may echo the credential back (in an
- * error body, say) and a message must never carry it on. Short secrets (under 4 characters) are
- * still redacted: a key that short is a configuration mistake, not a reason to leak it.
+ * error body, say) and a message must never carry it on. Run it on whole texts, before any cut: a
+ * key cut in half is no longer found. Short secrets (under 4 characters) are still redacted: a key
+ * that short is a configuration mistake, not a reason to leak it.
  *
  * @example
  * redact("bad key abc123", "abc123"); // "bad key [redacted]"
+ * redact('{"key":"sk\\/1"}', "sk/1"); // '{"key":"[redacted]"}'
  */
 export function redact(text: string, secret: string | undefined): string {
   if (!secret) return text;
-  return text.split(secret).join(REDACTED);
+  return text.replace(secretPattern(secret), REDACTED);
 }
+
+/**
+ * The stable `code` of every error this package throws, one per class or kind, like undici's
+ * `UND_ERR_*`: test `err.code` rather than the message, which may be reworded.
+ */
+export type DomainApiErrorCode =
+  /** {@link DomainApiError} of kind `http`: a non-2xx answer other than 401/403. */
+  | "DOMAINAPI_HTTP"
+  /** {@link DomainApiError} of kind `auth`: the API refused the key (401/403). */
+  | "DOMAINAPI_AUTH"
+  /** {@link DomainApiError} of kind `network`: the connection failed before a full answer. */
+  | "DOMAINAPI_NETWORK"
+  /** {@link DomainApiError} of kind `timeout`: no answer within `domainapi:timeoutMs`. */
+  | "DOMAINAPI_TIMEOUT"
+  /** {@link DomainApiError} of kind `response`: a 2xx whose body does not fit the spec. */
+  | "DOMAINAPI_RESPONSE"
+  /** {@link TemplateNotFoundError}: the DNS template itself is gone. */
+  | "DOMAINAPI_TEMPLATE_NOT_FOUND"
+  /** {@link DomainNotInAccountError}: a restore answered 404. */
+  | "DOMAINAPI_DOMAIN_NOT_IN_ACCOUNT"
+  /** {@link ConfigError}: the provider's settings are missing or invalid. */
+  | "DOMAINAPI_CONFIG"
+  /** {@link RequestBodyError}: a request body was refused before it was sent. */
+  | "DOMAINAPI_REQUEST_BODY";
 
 /** What kind of failure a {@link DomainApiError} reports. */
 export type DomainApiErrorKind =
@@ -51,12 +109,21 @@ export type DomainApiErrorKind =
   /** The API answered 2xx, but with a body that does not fit what the spec promises. */
   | "response";
 
+const CODE_OF_KIND: Readonly<Record<DomainApiErrorKind, DomainApiErrorCode>> = {
+  http: "DOMAINAPI_HTTP",
+  auth: "DOMAINAPI_AUTH",
+  network: "DOMAINAPI_NETWORK",
+  timeout: "DOMAINAPI_TIMEOUT",
+  response: "DOMAINAPI_RESPONSE",
+};
+
 /**
  * Whether the change a request asked for took effect.
  *
  * - `not-applied`: the API refused it, or it never reached the API.
  * - `applied`: the API accepted it (a 2xx whose body then did not fit, for instance).
- * - `unknown`: the request may have reached the API and no answer came back.
+ * - `unknown`: the request may have reached the API and no answer came back, or the answer does not
+ *   say what was done.
  */
 export type RequestOutcome = "not-applied" | "applied" | "unknown";
 
@@ -73,13 +140,54 @@ export interface DomainApiErrorInit {
   outcome: RequestOutcome;
   /** How many times the request was sent (1 when it was not retried). */
   attempts?: number;
-  /** undici's error code for network failures and timeouts, e.g. `UND_ERR_SOCKET`. */
-  code?: string;
+  /** undici's (or Node's) error code for network failures and timeouts, e.g. `UND_ERR_SOCKET`. */
+  networkCode?: string;
+  /** What this error wraps: the network failure, or the error it diagnoses. Kept as `cause`. */
+  cause?: Error;
   /** The secret to redact from every string field. */
   secret?: string;
 }
 
-const BRAND = Symbol.for("pulumi-domainapi.DomainApiError");
+/**
+ * The `cause` of a network failure: undici's message (redacted) and code, and nothing else of the
+ * undici error object, whose fields we do not control.
+ */
+export class NetworkCause extends Error {
+  /** undici's or Node's code, e.g. `UND_ERR_SOCKET`, `ECONNREFUSED`. */
+  readonly code: string | undefined;
+
+  constructor(message: string, code: string | undefined, secret?: string) {
+    super(redact(message, secret));
+    this.name = "NetworkCause";
+    this.code = code;
+  }
+}
+
+/**
+ * The brand of each class of this module: a `Symbol.for` key, the same in every copy of the
+ * package, so that `instanceof` holds across copies.
+ */
+const BRANDS = new WeakMap<object, symbol>();
+
+/**
+ * `instanceof` for the classes of this module that also holds across copies of the package: the
+ * instance carries the brand of every class of its chain. A subclass defined elsewhere, with no
+ * brand of its own, falls back to the prototype chain.
+ */
+function hasInstance(ctor: object, value: unknown): boolean {
+  const brand = BRANDS.get(ctor);
+  if (brand === undefined) return Function.prototype[Symbol.hasInstance].call(ctor, value);
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+}
+
+function brand(ctor: object, name: string): void {
+  BRANDS.set(ctor, Symbol.for(`pulumi-domainapi.${name}`));
+}
+
+function stamp(instance: object, ctor: object): void {
+  const symbol = BRANDS.get(ctor);
+  if (symbol !== undefined) Object.defineProperty(instance, symbol, { value: true });
+}
 
 /**
  * A failed call to the Domain Management API.
@@ -87,6 +195,10 @@ const BRAND = Symbol.for("pulumi-domainapi.DomainApiError");
  * Carries what a user needs to act: the HTTP status (absent for network failures), the method and
  * path (never the base URL's credentials, never the key), the message the API gave, whether a
  * retry could help, and, for requests that change something, whether the change took effect.
+ *
+ * Test for it with `instanceof` (which works across two copies of this package, such as the one the
+ * dynamic provider loads by name and the one a program loads by path) and tell failures apart by
+ * {@link DomainApiError.code | code}.
  *
  * @example
  * try {
@@ -118,12 +230,18 @@ export class DomainApiError extends Error {
   readonly outcome: RequestOutcome;
   /** How many times the request was sent. A 404 after 2 attempts may mean the first one applied. */
   readonly attempts: number;
-  /** undici's error code for network failures and timeouts, e.g. `UND_ERR_SOCKET`. */
-  readonly code?: string;
+  /**
+   * The stable code of this failure, e.g. `DOMAINAPI_TIMEOUT`; see {@link DomainApiErrorCode}.
+   * (Before 0.2 this field held undici's code, which is now {@link DomainApiError.networkCode}.)
+   */
+  readonly code: DomainApiErrorCode;
+  /** undici's or Node's code for network failures and timeouts, e.g. `UND_ERR_SOCKET`, `ECONNREFUSED`. */
+  readonly networkCode?: string;
 
   constructor(init: DomainApiErrorInit) {
-    super(redact(init.message, init.secret));
+    super(redact(init.message, init.secret), init.cause === undefined ? undefined : { cause: init.cause });
     this.name = "DomainApiError";
+    this.code = CODE_OF_KIND[init.kind];
     this.kind = init.kind;
     this.method = init.method;
     this.path = redact(init.path, init.secret);
@@ -132,22 +250,31 @@ export class DomainApiError extends Error {
     this.attempts = init.attempts ?? 1;
     if (init.status !== undefined) this.status = init.status;
     if (init.apiMessage !== undefined) this.apiMessage = redact(init.apiMessage, init.secret);
-    if (init.code !== undefined) this.code = init.code;
-    Object.defineProperty(this, BRAND, { value: true });
+    if (init.networkCode !== undefined) this.networkCode = init.networkCode;
+    stamp(this, DomainApiError);
+  }
+
+  /** `instanceof` that holds across copies of this package (see the class comment). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class asked about, maybe a subclass
+    return hasInstance(this, value);
   }
 
   /**
-   * Whether `err` is a DomainApiError, also when it comes from another copy of this package (the
-   * dynamic provider loads the package by name, the program may load it by path).
+   * The same test as `err instanceof DomainApiError` (which is the documented way), kept for code
+   * written against earlier versions.
+   *
+   * @deprecated use `err instanceof DomainApiError`
    */
   static is(err: unknown): err is DomainApiError {
-    return typeof err === "object" && err !== null && (err as Record<symbol, unknown>)[BRAND] === true;
+    return err instanceof DomainApiError;
   }
 
   /** A plain object for logs and `JSON.stringify`; holds only redacted strings, never the key. */
   toJSON(): Record<string, unknown> {
     return {
       name: this.name,
+      code: this.code,
       message: this.message,
       kind: this.kind,
       status: this.status,
@@ -157,9 +284,108 @@ export class DomainApiError extends Error {
       retryable: this.retryable,
       outcome: this.outcome,
       attempts: this.attempts,
-      code: this.code,
+      networkCode: this.networkCode,
     };
   }
+}
+brand(DomainApiError, "DomainApiError");
+
+/** "PATCH /v2/x returned 404 Not Found: "the API's words"": the facts a diagnosis keeps beside it. */
+function answerSummary(err: DomainApiError): string {
+  const statusText = err.status === undefined ? "" : (STATUS_CODES[err.status] ?? "");
+  const status =
+    err.status === undefined ? "failed" : `returned ${err.status}${statusText ? ` ${statusText}` : ""}`;
+  const words = err.apiMessage && err.apiMessage !== statusText ? `: ${JSON.stringify(err.apiMessage)}` : "";
+  return `${err.method} ${err.path} ${status}${words}`;
+}
+
+/** The init of a diagnosis built from `err`: every fact of the answer kept, `err` as the cause. */
+function diagnosisOf(err: DomainApiError, message: string): DomainApiErrorInit {
+  return {
+    message,
+    kind: err.kind,
+    method: err.method,
+    path: err.path,
+    ...(err.status !== undefined ? { status: err.status } : {}),
+    ...(err.apiMessage !== undefined ? { apiMessage: err.apiMessage } : {}),
+    retryable: false,
+    outcome: err.outcome,
+    attempts: err.attempts,
+    cause: err,
+  };
+}
+
+/**
+ * A DNS template that is gone: a 404 to a PATCH or PUT of its records that the caller has
+ * diagnosed as the template itself missing (not one of its records). Built with
+ * {@link templateNotFound}; its `cause` is the 404, and its message keeps the API's own words,
+ * since a 404 can also mean something the diagnosis did not foresee (an API not enabled, say).
+ */
+export class TemplateNotFoundError extends DomainApiError {
+  /** The template that was not found. */
+  readonly templateId: string;
+  declare readonly code: "DOMAINAPI_TEMPLATE_NOT_FOUND";
+
+  constructor(notFound: DomainApiError, templateId: string) {
+    super(
+      diagnosisOf(
+        notFound,
+        `DNS template ${JSON.stringify(templateId)} was not found (${answerSummary(notFound)}). ` +
+          "Recreate the template at the registrar, or point templateId at an existing template.",
+      ),
+    );
+    this.name = "TemplateNotFoundError";
+    (this as { code: DomainApiErrorCode }).code = "DOMAINAPI_TEMPLATE_NOT_FOUND";
+    this.templateId = templateId;
+    stamp(this, TemplateNotFoundError);
+  }
+}
+brand(TemplateNotFoundError, "TemplateNotFoundError");
+
+/**
+ * Builds the error for a template found missing, from the 404 that showed it.
+ *
+ * @example
+ * catch (err) { if (isNotFound(err)) throw templateNotFound(err, "web"); throw err; }
+ */
+export function templateNotFound(notFound: DomainApiError, templateId: string): TemplateNotFoundError {
+  return new TemplateNotFoundError(notFound, templateId);
+}
+
+/**
+ * A restore answered 404: the domain is not in the account the key belongs to (or the name is
+ * wrong). Built with {@link domainNotInAccount}; its `cause` is the 404, and its message keeps the
+ * API's own words.
+ */
+export class DomainNotInAccountError extends DomainApiError {
+  /** The domain that was not found, as sent (the xn-- form of an IDN). */
+  readonly domain: string;
+  declare readonly code: "DOMAINAPI_DOMAIN_NOT_IN_ACCOUNT";
+
+  constructor(notFound: DomainApiError, domain: string) {
+    super(
+      diagnosisOf(
+        notFound,
+        `Domain ${JSON.stringify(domain)} is not in this account (${answerSummary(notFound)}). ` +
+          "Check the name, and that the API key belongs to the account that holds the domain.",
+      ),
+    );
+    this.name = "DomainNotInAccountError";
+    (this as { code: DomainApiErrorCode }).code = "DOMAINAPI_DOMAIN_NOT_IN_ACCOUNT";
+    this.domain = domain;
+    stamp(this, DomainNotInAccountError);
+  }
+}
+brand(DomainNotInAccountError, "DomainNotInAccountError");
+
+/**
+ * Builds the error for a restore whose domain the API does not know, from the 404 that showed it.
+ *
+ * @example
+ * catch (err) { if (isNotFound(err)) throw domainNotInAccount(err, "shop.example"); throw err; }
+ */
+export function domainNotInAccount(notFound: DomainApiError, domain: string): DomainNotInAccountError {
+  return new DomainNotInAccountError(notFound, domain);
 }
 
 /**
@@ -168,8 +394,8 @@ export class DomainApiError extends Error {
  * @example
  * try { await client.patchRecords("web", body); } catch (err) { if (isNotFound(err)) { ... } }
  */
-export function isNotFound(err: unknown): boolean {
-  return DomainApiError.is(err) && err.status === 404;
+export function isNotFound(err: unknown): err is DomainApiError {
+  return err instanceof DomainApiError && err.status === 404;
 }
 
 /**
@@ -177,6 +403,8 @@ export function isNotFound(err: unknown): boolean {
  * both ways to fix it (stack config and environment variable), and never contains the key.
  */
 export class ConfigError extends Error {
+  /** Always `DOMAINAPI_CONFIG`. */
+  readonly code = "DOMAINAPI_CONFIG" as const;
   /** One line per problem, without the heading. */
   readonly problems: readonly string[];
 
@@ -185,33 +413,53 @@ export class ConfigError extends Error {
     super(`pulumi-domainapi is not configured correctly:\n${safe.map((p) => `  - ${p}`).join("\n")}`);
     this.name = "ConfigError";
     this.problems = safe;
+    stamp(this, ConfigError);
+  }
+
+  /** `instanceof` that holds across copies of this package. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class asked about, maybe a subclass
+    return hasInstance(this, value);
   }
 }
+brand(ConfigError, "ConfigError");
 
 /**
  * A request body that does not fit its wire schema, caught before anything is sent. The message
  * names the field path, e.g. `records[2].priority: expected number, received string`.
  */
 export class RequestBodyError extends Error {
+  /** Always `DOMAINAPI_REQUEST_BODY`. */
+  readonly code = "DOMAINAPI_REQUEST_BODY" as const;
+
   constructor(message: string) {
     super(message);
     this.name = "RequestBodyError";
+    stamp(this, RequestBodyError);
+  }
+
+  /** `instanceof` that holds across copies of this package. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class asked about, maybe a subclass
+    return hasInstance(this, value);
   }
 }
+brand(RequestBodyError, "RequestBodyError");
 
 /**
  * Finds the most useful message in an API error body, whose shape the spec does not show.
  *
  * Tries, in order: `message`, `error` (a string), `error.message`, `errors[].message` (joined),
  * `detail`, `title`; else the raw text, whitespace collapsed and cut to 500 characters; an empty
- * body gives the status text (e.g. `Service Unavailable`).
+ * body gives the status text (e.g. `Service Unavailable`). With `secret`, the key is redacted in
+ * every form (see {@link redact}) before anything is parsed or cut, so no part of it survives.
  *
  * @example
  * extractApiMessage('{"error":{"code":"not_found","message":"no such template"}}', 404); // "no such template"
  * extractApiMessage("", 503); // "Service Unavailable"
  */
-export function extractApiMessage(bodyText: string, status: number): string {
-  const text = bodyText.trim();
+export function extractApiMessage(bodyText: string, status: number, secret?: string): string {
+  const text = redact(bodyText, secret).trim();
   if (text === "") return STATUS_CODES[status] ?? `HTTP ${status}`;
   let parsed: unknown;
   try {
@@ -219,7 +467,8 @@ export function extractApiMessage(bodyText: string, status: number): string {
   } catch {
     return cut(text);
   }
-  return cut(messageFromJson(parsed) ?? text);
+  // Parsing undoes JSON escapes, so the parsed message is redacted again before the cut.
+  return cut(redact(messageFromJson(parsed) ?? text, secret));
 }
 
 function messageFromJson(value: unknown): string | undefined {
@@ -324,7 +573,7 @@ export function isRefusalStatus(status: number): boolean {
  * outcome and is not `retryable`, like a dropped connection.
  */
 export function httpError(f: HttpFailure): DomainApiError {
-  const apiMessage = extractApiMessage(f.bodyText, f.status);
+  const apiMessage = extractApiMessage(f.bodyText, f.status, f.secret);
   const statusText = STATUS_CODES[f.status] ?? "";
   const head = `${f.method} ${f.path} returned ${f.status}${statusText ? ` ${statusText}` : ""}`;
   const tries = f.attempts > 1 ? ` (after ${f.attempts} attempts)` : "";
@@ -375,7 +624,7 @@ export interface NetworkFailure {
   method: string;
   path: string;
   /** undici's error code, e.g. `UND_ERR_SOCKET`, `UND_ERR_HEADERS_TIMEOUT`, `ECONNREFUSED`. */
-  code: string | undefined;
+  networkCode: string | undefined;
   /** undici's description, e.g. `other side closed`. */
   detail: string;
   timeout: boolean;
@@ -394,7 +643,7 @@ export interface NetworkFailure {
 export function networkError(f: NetworkFailure): DomainApiError {
   const what = f.timeout
     ? `got no response within ${f.timeoutMs} ms (domainapi:timeoutMs)`
-    : `lost the connection (${f.detail}${f.code ? `, ${f.code}` : ""})`;
+    : `lost the connection (${f.detail}${f.networkCode ? `, ${f.networkCode}` : ""})`;
   const tries = f.attempts > 1 ? ` after ${f.attempts} attempts` : "";
   let outcome: RequestOutcome;
   let advice: string;
@@ -418,7 +667,8 @@ export function networkError(f: NetworkFailure): DomainApiError {
     retryable: outcome === "not-applied" || f.replayable,
     outcome,
     attempts: f.attempts,
-    ...(f.code !== undefined ? { code: f.code } : {}),
+    ...(f.networkCode !== undefined ? { networkCode: f.networkCode } : {}),
+    cause: new NetworkCause(f.detail, f.networkCode, f.secret),
     secret: f.secret,
   });
 }
@@ -432,23 +682,32 @@ export interface ResponseFailure {
   problem: string;
   attempts: number;
   secret: string;
+  /**
+   * Set to `unknown` when the answer does not say what was done: a PATCH whose ids cannot be
+   * matched one-to-one to its adds. Default: `applied` for a change, `not-applied` for a GET.
+   */
+  outcome?: RequestOutcome;
+  /** Replaces the default advice (report the API change) when the cause is known. */
+  advice?: string;
 }
 
 /**
  * Builds the error for a 2xx answer that does not fit what the spec promises. The change (if any)
- * was applied: the API said so.
+ * was applied: the API said so, unless `outcome` says otherwise.
  */
 export function responseError(f: ResponseFailure): DomainApiError {
+  const advice =
+    f.advice ?? "The API may have changed; please report this with the debug log (pulumi up --debug).";
   return new DomainApiError({
     message:
       `${f.method} ${f.path} returned ${f.status} with a body that does not fit the API's specification: ` +
-      `${f.problem}. The API may have changed; please report this with the debug log (pulumi up --debug).`,
+      `${f.problem}. ${advice}`,
     kind: "response",
     method: f.method,
     path: f.path,
     status: f.status,
     retryable: false,
-    outcome: f.method === "GET" ? "not-applied" : "applied",
+    outcome: f.outcome ?? (f.method === "GET" ? "not-applied" : "applied"),
     attempts: f.attempts,
     secret: f.secret,
   });

@@ -293,7 +293,7 @@ export class Transport {
       throw networkError({
         method: req.method,
         path: logPath,
-        code,
+        networkCode: code,
         detail:
           this.#redact(failure.message ?? String(err)) + (state.stopReason ? `; ${state.stopReason}` : ""),
         timeout: code !== undefined && TIMEOUT_CODES.has(code),

@@ -117,7 +117,7 @@ describe("replays that meet their own first attempt", () => {
         transport.request({ method: "POST", path: "/v2/domains/shop.example/restore", replayable: false }),
       );
       expect(err.kind).toBe("network");
-      expect(err.code).toBe("ECONNREFUSED");
+      expect(err.networkCode).toBe("ECONNREFUSED");
       expect(err.outcome).toBe("not-applied");
       expect(err.attempts).toBe(3);
     } finally {

@@ -1,14 +1,22 @@
 import { inspect } from "node:util";
-import { describe, expect, test } from "vitest";
+import fc from "fast-check";
+import { describe, expect, test, vi } from "vitest";
 import {
+  ConfigError,
   DomainApiError,
+  DomainNotInAccountError,
+  domainNotInAccount,
   extractApiMessage,
   httpError,
   isNotFound,
   isRefusalStatus,
   isTransientStatus,
   networkError,
+  RequestBodyError,
   redact,
+  responseError,
+  TemplateNotFoundError,
+  templateNotFound,
 } from "../../provider/client/errors";
 
 const KEY = "sk_test_ERRORS_abcdef123456";
@@ -79,7 +87,7 @@ describe("redaction", () => {
     const err = networkError({
       method: "POST",
       path: "/v2/domains/shop.example/restore",
-      code: "UND_ERR_SOCKET",
+      networkCode: "UND_ERR_SOCKET",
       detail: "other side closed",
       timeout: false,
       timeoutMs: 1000,
@@ -97,7 +105,7 @@ describe("redaction", () => {
     expect(err.message).not.toContain("pulumi refresh");
   });
 
-  test("DomainApiError.is and isNotFound recognise errors by brand", () => {
+  test("DomainApiError.is (the older spelling of instanceof) and isNotFound recognise errors by brand", () => {
     const notFound = httpError({
       method: "PATCH",
       path: "/v2/x",
@@ -154,5 +162,204 @@ describe("status classification", () => {
     expect(err.outcome).toBe("not-applied");
     expect(err.retryable).toBe(false);
     expect(err.message).not.toContain("outcome is unknown");
+  });
+});
+
+describe("redaction of echoed forms of the key", () => {
+  const SLASHED = "sk/live+key.42";
+  const forms: Array<[string, string]> = [
+    ["as is", SLASHED],
+    ["with / escaped as \\/ (PHP json_encode)", "sk\\/live+key.42"],
+    ["as JSON \\u escapes", "\\u0073\\u006b\\u002F\\u006cive+key.42"],
+    ["percent-encoded", encodeURIComponent(SLASHED)],
+    ["percent-encoded in lower case", encodeURIComponent(SLASHED).toLowerCase()],
+    ["partly escaped", "sk%2flive\\u002bkey.42"],
+  ];
+  test.each(forms)("%s", (_what, echoed) => {
+    expect(redact(`before ${echoed} after`, SLASHED)).toBe("before [redacted] after");
+  });
+
+  test("a key escaped in a JSON error body is kept out of apiMessage and message", () => {
+    const bodyText = `{"message":"unknown key sk\\/live+key.42"}`;
+    const err = httpError({
+      method: "GET",
+      path: "/v2/contacts",
+      status: 400,
+      bodyText,
+      attempts: 1,
+      replayable: true,
+      secret: SLASHED,
+    });
+    expect(err.apiMessage).toBe("unknown key [redacted]");
+    expect(err.message).not.toContain("live+key");
+  });
+
+  test("a key across the 500-character cut of a text body leaves no part of it behind", () => {
+    // The key starts 10 characters before the cut: redacting after the cut would miss it.
+    const bodyText = `${"x".repeat(490)}${KEY} and more`;
+    const message = extractApiMessage(bodyText, 500, KEY);
+    expect(message).not.toContain(KEY.slice(0, 10));
+    expect(message).toContain("[redacted]");
+  });
+
+  test("any key, echoed in any of its forms anywhere in any text, never survives", () => {
+    const keyChar = fc.constantFrom(..."abcXYZ0189-_./+=~!*()'%".split(""));
+    const echo = (key: string, form: number) =>
+      form === 0
+        ? key
+        : form === 1
+          ? JSON.stringify(key).slice(1, -1).replaceAll("/", "\\/")
+          : form === 2
+            ? Array.from(key, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("")
+            : encodeURIComponent(key);
+    fc.assert(
+      fc.property(
+        fc.array(keyChar, { minLength: 8, maxLength: 40 }).map((cs) => cs.join("")),
+        fc.string(),
+        fc.string(),
+        fc.integer({ min: 0, max: 3 }),
+        (key, before, after, form) => {
+          const echoed = echo(key, form);
+          const out = redact(`${before}${echoed}${after}`, key);
+          expect(out).not.toContain(echoed);
+          expect(out).toContain("[redacted]");
+        },
+      ),
+    );
+  });
+});
+
+describe("stable codes and causes", () => {
+  const base = { method: "GET", path: "/v2/x", attempts: 1, replayable: true, secret: KEY };
+  test("every kind has its code; undici's code is networkCode, and the cause keeps its redacted message", () => {
+    expect(httpError({ ...base, status: 500, bodyText: "" }).code).toBe("DOMAINAPI_HTTP");
+    expect(httpError({ ...base, status: 401, bodyText: "" }).code).toBe("DOMAINAPI_AUTH");
+    expect(responseError({ ...base, status: 200, problem: "p" }).code).toBe("DOMAINAPI_RESPONSE");
+    const net = networkError({
+      ...base,
+      networkCode: "UND_ERR_SOCKET",
+      detail: `other side closed ${KEY}`,
+      timeout: false,
+      timeoutMs: 1000,
+      maybeSent: true,
+    });
+    expect(net.code).toBe("DOMAINAPI_NETWORK");
+    expect(net.networkCode).toBe("UND_ERR_SOCKET");
+    expect(net.cause).toBeInstanceOf(Error);
+    expect((net.cause as { code?: string }).code).toBe("UND_ERR_SOCKET");
+    expect((net.cause as Error).message).toBe("other side closed [redacted]");
+    expect(inspect(net)).not.toContain(KEY);
+    const timeout = networkError({
+      ...base,
+      networkCode: "UND_ERR_HEADERS_TIMEOUT",
+      detail: "Headers Timeout Error",
+      timeout: true,
+      timeoutMs: 1000,
+      maybeSent: true,
+    });
+    expect(timeout.code).toBe("DOMAINAPI_TIMEOUT");
+    expect(new ConfigError(["x"]).code).toBe("DOMAINAPI_CONFIG");
+    expect(new RequestBodyError("x").code).toBe("DOMAINAPI_REQUEST_BODY");
+  });
+});
+
+describe("typed errors built from a 404", () => {
+  const notFound = (method: string, path: string, body: string) =>
+    httpError({ method, path, status: 404, bodyText: body, attempts: 2, replayable: true, secret: KEY });
+
+  test("templateNotFound keeps the 404's facts and the API's own words beside the diagnosis", () => {
+    const cause = notFound(
+      "PATCH",
+      "/v2/dns/templates/web/records",
+      '{"message":"API v2 is not enabled for reseller account"}',
+    );
+    const err = templateNotFound(cause, "web");
+    expect(err).toBeInstanceOf(TemplateNotFoundError);
+    expect(err).toBeInstanceOf(DomainApiError);
+    expect(err).not.toBeInstanceOf(DomainNotInAccountError);
+    expect(err.code).toBe("DOMAINAPI_TEMPLATE_NOT_FOUND");
+    expect(err.kind).toBe("http");
+    expect(err.cause).toBe(cause);
+    expect(err.templateId).toBe("web");
+    expect({ status: err.status, method: err.method, path: err.path, apiMessage: err.apiMessage }).toEqual({
+      status: 404,
+      method: "PATCH",
+      path: "/v2/dns/templates/web/records",
+      apiMessage: "API v2 is not enabled for reseller account",
+    });
+    expect(err.outcome).toBe(cause.outcome);
+    expect(err.attempts).toBe(2);
+    expect(isNotFound(err)).toBe(true);
+    expect(err.message).toBe(
+      'DNS template "web" was not found (PATCH /v2/dns/templates/web/records returned 404 Not Found: ' +
+        '"API v2 is not enabled for reseller account"). Recreate the template at the registrar, or point ' +
+        "templateId at an existing template.",
+    );
+  });
+
+  test("domainNotInAccount: a restore's 404, with the API's words; an empty body adds no quote", () => {
+    const err = domainNotInAccount(notFound("POST", "/v2/domains/shop.example/restore", ""), "shop.example");
+    expect(err).toBeInstanceOf(DomainNotInAccountError);
+    expect(err).not.toBeInstanceOf(TemplateNotFoundError);
+    expect(err.code).toBe("DOMAINAPI_DOMAIN_NOT_IN_ACCOUNT");
+    expect(err.domain).toBe("shop.example");
+    expect(err.message).toMatch(
+      /^Domain "shop\.example" is not in this account \(POST \/v2\/domains\/shop\.example\/restore returned 404 Not Found\)\. Check the name/,
+    );
+  });
+});
+
+describe("instanceof across two copies of the package", () => {
+  test("errors of one copy are instances of the other copy's classes, each of its own class only", async () => {
+    vi.resetModules();
+    const other = (await import(
+      "../../provider/client/errors.js"
+    )) as typeof import("../../provider/client/errors");
+    expect(other.DomainApiError).not.toBe(DomainApiError);
+    const theirs = other.templateNotFound(
+      other.httpError({
+        method: "PUT",
+        path: "/v2/x",
+        status: 404,
+        bodyText: "",
+        attempts: 1,
+        replayable: true,
+        secret: KEY,
+      }),
+      "web",
+    );
+    expect(theirs instanceof DomainApiError).toBe(true);
+    expect(theirs instanceof TemplateNotFoundError).toBe(true);
+    expect(theirs instanceof DomainNotInAccountError).toBe(false);
+    expect(new other.ConfigError(["x"]) instanceof ConfigError).toBe(true);
+    expect(new other.ConfigError(["x"]) instanceof DomainApiError).toBe(false);
+    expect(new other.RequestBodyError("x") instanceof RequestBodyError).toBe(true);
+    const ours = new ConfigError(["y"]);
+    expect(ours instanceof other.ConfigError).toBe(true);
+    expect(new Error("plain") instanceof DomainApiError).toBe(false);
+    expect({ status: 404 } instanceof DomainApiError).toBe(false);
+  });
+
+  test("a subclass defined outside the package falls back to the prototype chain", () => {
+    class Mine extends DomainApiError {}
+    const mine = new Mine({
+      message: "m",
+      kind: "http",
+      method: "GET",
+      path: "/",
+      retryable: false,
+      outcome: "not-applied",
+    });
+    expect(mine instanceof Mine).toBe(true);
+    expect(mine instanceof DomainApiError).toBe(true);
+    const plain = new DomainApiError({
+      message: "m",
+      kind: "http",
+      method: "GET",
+      path: "/",
+      retryable: false,
+      outcome: "not-applied",
+    });
+    expect(plain instanceof Mine).toBe(false);
   });
 });

@@ -39,7 +39,7 @@ test("a GET that stays slow ends as a timeout error after maxRetries resends", a
   const err = await apiFailure(() => h.client.listContacts(new URLSearchParams()));
   expect(err.kind).toBe("timeout");
   expect(err.status).toBeUndefined();
-  expect(err.code).toBe("UND_ERR_HEADERS_TIMEOUT");
+  expect(err.networkCode).toBe("UND_ERR_HEADERS_TIMEOUT");
   expect(err.attempts).toBe(3);
   expect(err.message).toContain("no response within 300 ms (domainapi:timeoutMs)");
   expect(requestsOf(h.sandbox, "GET")).toHaveLength(3);
