@@ -2,20 +2,41 @@
  * getContacts / getContactsOutput: contacts of the account, filtered and sorted by the API. Reads are
  * safe, so both run during `pulumi preview` too.
  */
+import { Readable } from "node:stream";
 import * as pulumi from "@pulumi/pulumi";
 import { type DomainApiClient, getClient } from "../client/api";
 import type { Contact, ContactListPage } from "../client/wire";
 import { type ConfigLookup, resolveConfig } from "../config";
-import { buildContactsQuery, formatDateTime, type GetContactsArgs } from "./query";
+import {
+  checkAnswer,
+  type Disagreement,
+  firstRepeat,
+  type Layout,
+  layoutOf,
+  type PageAnswer,
+  pagesAfterFirst,
+} from "./paging";
+import {
+  type ContactsRequest,
+  contactsQuery,
+  formatDateTime,
+  type GetContactsArgs,
+  parseContactsArgs,
+} from "./query";
 
 /** Result of {@link getContacts}. */
 export interface GetContactsResult {
-  /** The contacts, in the API's order (its sort), at most `limit` of them. */
+  /** The contacts, in the API's order (its sort), each once, at most `limit` of them. */
   contacts: Contact[];
   /** Number of contacts matching the filters (`pagination.total_results`). */
   total: number;
-  /** Number of pages at the page size used (`pagination.total_pages`). */
+  /** Number of pages at the page size the API used (`pagination.total_pages`). */
   pages: number;
+  /**
+   * Contacts per page the API served (`pagination.per_page`): what `perPage` asked for, or less
+   * where the API caps it. Pages given as `page` are counted in this size.
+   */
+  perPage: number;
 }
 
 /** Options of {@link getContacts} beyond the query itself. */
@@ -24,42 +45,125 @@ export interface GetContactsOptions {
   client?: DomainApiClient;
 }
 
+/**
+ * A contacts listing that could not be completed truthfully, so nothing is returned rather than
+ * part of the contacts as if it were all.
+ *
+ * - `code` `DOMAINAPI_CONTACTS_CHANGED` (`kind` `changed`): the matching contacts changed while
+ *   they were listed (`total_results` moved between pages, or a contact came on two pages), on
+ *   every one of `passes` listings. Try again later or narrow the filters.
+ * - `code` `DOMAINAPI_CONTACTS_INCONSISTENT` (`kind` `inconsistent`): the API's answers contradict
+ *   each other or the request (a page that says it is another page, `total_pages` that does not
+ *   follow from `total_results` and `per_page`, a page holding more or fewer contacts than those
+ *   say). Asking again would not help; the message names the page and the fields.
+ */
+export class ContactsListingError extends Error {
+  /** Stable code: test it rather than the message. */
+  readonly code: "DOMAINAPI_CONTACTS_CHANGED" | "DOMAINAPI_CONTACTS_INCONSISTENT";
+  /** `changed` (the data moved while paging) or `inconsistent` (the answers contradict themselves). */
+  readonly kind: Disagreement["kind"];
+  /** Listings started, from page 1, before giving up. */
+  readonly passes: number;
+
+  constructor(disagreement: Disagreement, passes: number) {
+    const what =
+      disagreement.kind === "changed"
+        ? `the contacts changed while they were listed, ${passes === 1 ? "once" : `on each of ${passes} listings`} ` +
+          `(last: ${disagreement.message}); try again, or narrow the filters`
+        : `the API's pagination disagrees: ${disagreement.message}`;
+    super(`getContacts: ${what}. Nothing is returned rather than a partial or duplicated list.`);
+    this.name = "ContactsListingError";
+    this.kind = disagreement.kind;
+    this.code =
+      disagreement.kind === "changed" ? "DOMAINAPI_CONTACTS_CHANGED" : "DOMAINAPI_CONTACTS_INCONSISTENT";
+    this.passes = passes;
+  }
+}
+
+/** Thrown inside one listing to stop it; `getContacts` decides whether to list again. */
+class Disagreed extends Error {
+  constructor(readonly disagreement: Disagreement) {
+    super(disagreement.message);
+  }
+}
+
 const DEFAULT_PER_PAGE = 50;
 const DEFAULT_CONCURRENCY = 4;
+/**
+ * Listings started before a listing whose contacts keep changing fails. A change while paging is
+ * usual on a busy account and a fresh listing usually completes; one that never does fails loudly.
+ */
+const MAX_PASSES = 3;
 
 // Stack config of the program, read without Pulumi's "use getSecret" warning: the key is passed
 // on to the client only, never into an output.
 const programConfig: ConfigLookup = (key) => pulumi.runtime.getConfig(`domainapi:${key}`);
 
-/**
- * Runs `work` over `items` with at most `limit` in flight; results keep the items' order. After a
- * failure no new item is started: the call fails anyway, and pages fetched for nothing would only
- * spend the account's rate limit.
- */
-async function mapConcurrent<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  let failed = false;
-  const worker = async (): Promise<void> => {
-    while (!failed && next < items.length) {
-      const index = next++;
-      try {
-        results[index] = await work(items[index] as T);
-      } catch (err) {
-        failed = true;
-        throw err;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
+function answerOf(asked: number, page: ContactListPage): PageAnswer {
+  return { asked, ...page.pagination, count: page.data.length };
 }
 
 /**
- * Lists contacts. Without `page`, every page is fetched: the first, then the rest concurrently
- * (`concurrency`, default 4), keeping the API's order; `limit` stops early. With `page`, that page
- * alone. Bad arguments fail before any request, naming the argument.
+ * One listing of every page (or the first `limit` contacts), each answer checked against the
+ * layout the first one describes.
  *
+ * @throws Disagreed when an answer does not fit
+ */
+async function listOnce(
+  request: ContactsRequest,
+  fetchPage: (page: number, perPage: number) => Promise<ContactListPage>,
+  perPage: number,
+): Promise<{ layout: Layout; pages: ContactListPage[] }> {
+  const first = await fetchPage(1, perPage);
+  const described = layoutOf(answerOf(1, first));
+  if ("disagreement" in described) throw new Disagreed(described.disagreement);
+  const { layout } = described;
+  // Later pages are asked in the size the API served: page numbers count in that size, and an
+  // API that reads per_page for the offset but caps what it sends then still agrees with itself.
+  const rest = await Readable.from(pagesAfterFirst(layout, request.limit))
+    .map(
+      async (page: number) => {
+        const answer = await fetchPage(page, layout.perPage);
+        const disagreement = checkAnswer(layout, answerOf(page, answer));
+        if (disagreement !== undefined) throw new Disagreed(disagreement);
+        return answer;
+      },
+      // After a failure Readable.map starts no further page: the call fails anyway, and pages
+      // fetched for nothing would only spend the account's rate limit.
+      { concurrency: request.concurrency ?? DEFAULT_CONCURRENCY },
+    )
+    .toArray();
+  const pages = [first, ...(rest as ContactListPage[])];
+  const repeated = firstRepeat(pages.map((p) => p.data.map((c) => c.handle)));
+  if (repeated !== undefined) {
+    throw new Disagreed({ kind: "changed", message: `contact ${repeated} came on two pages` });
+  }
+  return { layout, pages };
+}
+
+/**
+ * Lists contacts, paging by what the API answers rather than by what was asked.
+ *
+ * Without `page`, every page is fetched: the first, then the rest concurrently (`concurrency`,
+ * default 4), keeping the API's order; `limit` stops early. The first answer's `per_page`,
+ * `total_results` and `total_pages` decide which pages exist, so an API that serves fewer per page
+ * than `perPage` asked (a silent cap) still yields every contact once. Every answer must agree:
+ * its page number is the one asked for, its totals and page size are the first answer's, and it
+ * holds as many contacts as those put on it.
+ *
+ * When the contacts change while they are listed (`total_results` moves, or a contact comes on two
+ * pages), the listing starts again from page 1, up to 3 listings; then it fails with a
+ * {@link ContactsListingError} of kind `changed`. Answers that contradict themselves fail at once
+ * with kind `inconsistent`. It never returns part of the contacts as if it were all. (A change that
+ * keeps the total and moves no contact across a page boundary, as an edit of a field not sorted
+ * by, cannot be seen and does not need to be.)
+ *
+ * With `page`, that page alone, in the API's page size (`perPage` of the result), checked the same
+ * way. Bad arguments fail before any request with an `InvalidArgumentError` naming the argument.
+ *
+ * @throws InvalidArgumentError for a bad argument, before any request
+ * @throws ContactsListingError when the answers cannot make a complete list
+ * @throws DomainApiError when a request fails
  * @example
  * const { contacts } = await getContacts({ email: "%@example.com", connections: ">5", status: ["ok"], sort: ["-connections", "name"] });
  * const handle = contacts[0]?.handle;
@@ -68,35 +172,34 @@ export async function getContacts(
   args: GetContactsArgs = {},
   options: GetContactsOptions = {},
 ): Promise<GetContactsResult> {
-  // Checks every argument, once, before any request.
-  const filters = buildContactsQuery(args);
-  filters.delete("page");
-  filters.delete("per_page");
+  const request = parseContactsArgs(args);
   const api = options.client ?? getClient(resolveConfig(programConfig));
-  const perPage = args.perPage ?? DEFAULT_PER_PAGE;
-  const limit = args.limit ?? Number.POSITIVE_INFINITY;
-  const fetchPage = (page: number): Promise<ContactListPage> => {
-    const query = new URLSearchParams(filters);
-    query.append("page", String(page));
-    query.append("per_page", String(perPage));
-    return api.listContacts(query);
-  };
+  const perPage = request.perPage ?? DEFAULT_PER_PAGE;
+  const limit = request.limit ?? Number.POSITIVE_INFINITY;
+  const fetchPage = (page: number, size: number): Promise<ContactListPage> =>
+    api.listContacts(contactsQuery(request, page, size));
 
-  if (args.page !== undefined) {
-    const only = await fetchPage(args.page);
-    return {
-      contacts: only.data.slice(0, limit),
-      total: only.pagination.totalResults,
-      pages: only.pagination.totalPages,
-    };
+  if (request.page !== undefined) {
+    const only = await fetchPage(request.page, perPage);
+    const described = layoutOf(answerOf(request.page, only));
+    if ("disagreement" in described) throw new ContactsListingError(described.disagreement, 1);
+    return { contacts: only.data.slice(0, limit), ...totals(described.layout) };
   }
-  const first = await fetchPage(1);
-  const { totalPages, totalResults } = first.pagination;
-  const wanted = Math.min(totalPages, Math.ceil(Math.min(limit, totalResults) / perPage));
-  const rest = Array.from({ length: Math.max(0, wanted - 1) }, (_, i) => i + 2);
-  const pages = await mapConcurrent(rest, args.concurrency ?? DEFAULT_CONCURRENCY, fetchPage);
-  const contacts = [first, ...pages].flatMap((p) => p.data).slice(0, limit);
-  return { contacts, total: totalResults, pages: totalPages };
+  for (let pass = 1; ; pass++) {
+    try {
+      const { layout, pages } = await listOnce(request, fetchPage, perPage);
+      return { contacts: pages.flatMap((p) => p.data).slice(0, limit), ...totals(layout) };
+    } catch (error) {
+      if (!(error instanceof Disagreed)) throw error;
+      if (error.disagreement.kind === "inconsistent" || pass === MAX_PASSES) {
+        throw new ContactsListingError(error.disagreement, pass);
+      }
+    }
+  }
+}
+
+function totals(layout: Layout): Omit<GetContactsResult, "contacts"> {
+  return { total: layout.totalResults, pages: layout.totalPages, perPage: layout.perPage };
 }
 
 /** {@link GetContactsArgs} with every field an `Input`. */

@@ -1,14 +1,16 @@
 /**
- * The arguments of `getContacts`, checked and turned into the query string of `GET /v2/contacts`.
+ * The arguments of `getContacts`: one zod table that checks them and turns them into the query
+ * string of `GET /v2/contacts`.
  *
- * Arguments are camelCase; the query is snake_case in a fixed order. Search values go out verbatim
- * through `URLSearchParams`, so a comparison sign or a `%` wildcard survives: `connections: ">5"`
- * becomes `connections=%3E5`, `email: "%@example.com"` becomes `email=%25%40example.com`.
- * Arrays repeat the key (`status=ok&status=pending_update`), dates are `YYYY-MM-DDThh:mm:ssZ` in
- * UTC, booleans `true`/`false` (DECISIONS.md, "Wire format").
+ * Arguments are camelCase; the query is snake_case in the table's order (the spec's). Search values
+ * go out verbatim through `URLSearchParams`, so a comparison sign or a `%` wildcard survives:
+ * `connections: ">5"` becomes `connections=%3E5`, `email: "%@example.com"` becomes
+ * `email=%25%40example.com`. Arrays repeat the key (`status=ok&status=pending_update`), dates are
+ * `YYYY-MM-DDThh:mm:ssZ` in UTC, booleans `true`/`false` (DECISIONS.md, "Wire format").
  *
  * This module knows neither HTTP nor Pulumi.
  */
+import { z } from "zod";
 import { CONTACT_STATUSES, type ContactStatus } from "../client/wire";
 
 /**
@@ -44,9 +46,12 @@ export interface GetContactsArgs {
   reference?: string;
   /** `"-connections,name"` or `["-connections", "name"]`; a leading `-` sorts descending. */
   sort?: string | string[];
-  /** Page to fetch (from 1). */
+  /** Fetch this page alone (from 1), in the API's page size. */
   page?: number;
-  /** Results per page, 1 to 100 (the service's default is 50). */
+  /**
+   * Results per page asked for, 1 to 100 (the service's default is 50). The API may serve fewer:
+   * `getContacts` pages by the size the API answers with.
+   */
   perPage?: number;
   /** Most contacts to return in all. Not sent: `getContacts` stops fetching once it has enough. */
   limit?: number;
@@ -59,7 +64,7 @@ export interface GetContactsArgs {
  * wrong and how to fix it. The message reads `getContacts: <argument>: <reason>`.
  */
 export class InvalidArgumentError extends Error {
-  /** The argument at fault, e.g. `"perPage"` or `"sort"`. */
+  /** The argument at fault, e.g. `"perPage"` or `"status[1]"`. */
   readonly argument: string;
   /** What is wrong with it and how to fix it. */
   readonly reason: string;
@@ -72,80 +77,18 @@ export class InvalidArgumentError extends Error {
   }
 }
 
-/** The string filters: argument name and query parameter, in the order they are sent. */
-const STRING_FILTERS = [
-  ["handle", "handle"],
-  ["companyName", "company_name"],
-  ["name", "name"],
-  ["address1", "address_1"],
-  ["address2", "address_2"],
-  ["postalCode", "postal_code"],
-  ["city", "city"],
-  ["state", "state"],
-  ["country", "country"],
-  ["phone", "phone"],
-  ["email", "email"],
-] as const satisfies ReadonlyArray<readonly [keyof GetContactsArgs, string]>;
-
-const OTHER_ARGUMENTS = [
-  "status",
-  "connections",
-  "dateCreated",
-  "dateLastUpdated",
-  "autoDelete",
-  "reference",
-  "sort",
-  "page",
-  "perPage",
-  "limit",
-  "concurrency",
-] as const satisfies ReadonlyArray<keyof GetContactsArgs>;
-
-const KNOWN_ARGUMENTS: ReadonlySet<string> = new Set<string>([
-  ...STRING_FILTERS.map(([argument]) => argument),
-  ...OTHER_ARGUMENTS,
-]);
-
-/** Contact fields one can sort by: the API's snake_case names, also reachable by their camelCase form. */
-const SORT_FIELDS: ReadonlyMap<string, string> = new Map(
-  [
-    "handle",
-    "company_name",
-    "name",
-    "address_1",
-    "address_2",
-    "postal_code",
-    "city",
-    "state",
-    "country",
-    "phone",
-    "email",
-    // Not "status": it is a list of values (a contact can hold several), which has no order.
-    "connections",
-    "date_created",
-    "date_last_updated",
-    "auto_delete",
-    "reference",
-  ].flatMap((field) => [
-    [field, field],
-    [toCamelCase(field), field],
-  ]),
-);
-
-function toCamelCase(snake: string): string {
-  return snake.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-}
-
-const COMPARISON = "(>=|<=|>|<)?";
-const CONNECTIONS = new RegExp(`^${COMPARISON}\\d+$`);
-const DATETIME = new RegExp(`^${COMPARISON}(\\d{4})-(\\d{2})-(\\d{2})T(\\d{2}):(\\d{2}):(\\d{2})Z$`);
-
+/** How a value is named in a message: a string quoted, anything else by its kind. */
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
-  if (value instanceof Date) return "a Date";
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? "invalid Date" : "a Date";
   if (typeof value === "string") return JSON.stringify(value);
   return typeof value === "object" ? "an object" : `${typeof value} ${String(value)}`;
+}
+
+/** A zod `error` option: `<what>; got <the value>`. */
+function got(what: string): { error: (issue: { input?: unknown }) => string } {
+  return { error: (issue) => `${what}; got ${describe(issue.input)}` };
 }
 
 /**
@@ -164,252 +107,281 @@ export function formatDateTime(d: Date): string {
   return d.toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
-/** The given arguments without `undefined` values: an argument set to `undefined` is not given. */
-function given(args: GetContactsArgs | undefined): Array<[string, unknown]> {
-  if (args === undefined || args === null) return [];
-  return Object.entries(args).filter(([, value]) => value !== undefined);
-}
+// ---------------------------------------------------------------------------------------------
+// The value schemas. Each one checks an argument and gives its query value(s); its messages say
+// what is wrong and how to write it instead.
 
-function requireInteger(argument: string, value: unknown, min: number, max?: number): number {
+const searchValue = z
+  .string(got("must be a string search value"))
+  .min(1, { error: "is an empty string; leave it out to match every contact" });
+
+const countryCode = searchValue
+  .regex(/^[A-Za-z]{2}$/, got('must be a two-letter ISO 3166-1 country code such as "NL" or "us"'))
+  .transform((code) => code.toUpperCase());
+
+const statusList = z
+  .array(
+    z.enum(CONTACT_STATUSES, {
+      error: (issue) => `unknown status ${describe(issue.input)}; use any of ${CONTACT_STATUSES.join(", ")}`,
+    }),
+    {
+      error: (issue) =>
+        `must be a list of statuses; ${
+          typeof issue.input === "string"
+            ? `write status: [${JSON.stringify(issue.input)}]`
+            : 'e.g. status: ["ok"]'
+        }`,
+    },
+  )
+  .transform((statuses): string[] => statuses);
+
+const COMPARISON = /^(?:>=|<=|>|<)/;
+
+const connectionsForms = got(
+  'must be a whole number such as 5, or a comparison such as ">5", ">=5", "<5" or "<=5"',
+);
+const connectionsValue = z.union(
+  [
+    z.number(connectionsForms).int(connectionsForms).nonnegative(connectionsForms).transform(String),
+    z.string(connectionsForms).regex(/^(?:>=|<=|>|<)?\d+$/, connectionsForms),
+  ],
+  connectionsForms,
+);
+
+const dateTimeForms = got(
+  'must be a Date or a UTC datetime "YYYY-MM-DDThh:mm:ssZ" with an optional leading >, <, >= or <=, ' +
+    'e.g. ">=2024-01-31T00:00:00Z"',
+);
+/** zod's ISO datetime at whole seconds, UTC only: it also knows month lengths and leap years. */
+const utcSeconds = z.iso.datetime({ precision: 0 });
+const dateTimeValue = z.union(
+  [
+    z
+      .date(dateTimeForms)
+      .min(new Date("0000-01-01T00:00:00Z"), got("must be a Date from the year 0000 on"))
+      .max(new Date("9999-12-31T23:59:59.999Z"), got("must be a Date up to the year 9999"))
+      .transform(formatDateTime),
+    z
+      .string(dateTimeForms)
+      .regex(/^(?:>=|<=|>|<)?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, { ...dateTimeForms, abort: true })
+      .refine((text) => utcSeconds.safeParse(text.replace(COMPARISON, "")).success, {
+        // Feb 30 or hour 24 would be rolled over by Date; it is not a date the user meant.
+        error: (issue) => `${describe(issue.input)} is not a real date and time`,
+      }),
+  ],
+  dateTimeForms,
+);
+
+const booleanValue = z.boolean(got("must be true or false")).transform(String);
+
+/** A whole number in a range; the message names the range. */
+function wholeNumber(min: number, max?: number) {
   const range = max === undefined ? `${min} or more` : `from ${min} to ${max}`;
-  if (typeof value !== "number" || !Number.isInteger(value)) {
-    throw new InvalidArgumentError(argument, `must be a whole number ${range}; got ${describe(value)}`);
-  }
-  if (value < min || (max !== undefined && value > max)) {
-    throw new InvalidArgumentError(argument, `must be ${range}; got ${value}`);
-  }
-  return value;
+  const notWhole = got(`must be a whole number ${range}`);
+  const outside = { error: (issue: { input?: unknown }) => `must be ${range}; got ${String(issue.input)}` };
+  const atLeast = z.number(notWhole).int(notWhole).min(min, outside);
+  return max === undefined ? atLeast : atLeast.max(max, outside);
 }
 
-function stringFilter(argument: string, value: unknown): string {
-  if (typeof value !== "string") {
-    throw new InvalidArgumentError(argument, `must be a string search value; got ${describe(value)}`);
-  }
-  if (value === "") {
-    throw new InvalidArgumentError(argument, "is an empty string; leave it out to match every contact");
-  }
-  if (argument === "country") {
-    if (!/^[A-Za-z]{2}$/.test(value)) {
-      throw new InvalidArgumentError(
-        argument,
-        `must be a two-letter ISO 3166-1 country code such as "NL" or "us"; got ${describe(value)}`,
-      );
+// ---------------------------------------------------------------------------------------------
+// The table.
+
+interface Row {
+  readonly schema: z.ZodType;
+  /** Query parameter the value goes out as; absent for arguments getContacts handles itself. */
+  readonly parameter?: string;
+  /** Whether `sort` may name this field. */
+  readonly sortable?: boolean;
+}
+
+const sortForm = `e.g. sort: "-connections,name" or ["-connections", "name"]`;
+
+const sortValue = z
+  .union([z.string(), z.array(z.unknown())], got(`must be a string or a list of strings, ${sortForm}`))
+  .transform((value, ctx) => {
+    const fail = (message: string) => {
+      ctx.issues.push({ code: "custom", message, input: value });
+      return z.NEVER;
+    };
+    const items = typeof value === "string" ? [value] : value;
+    const out: string[] = [];
+    const seen = new Set<string>();
+    for (const item of items.flatMap((i) => (typeof i === "string" ? i.split(",") : [i]))) {
+      if (typeof item !== "string") {
+        return fail(`every sort field must be a string, ${sortForm}; got ${describe(item)}`);
+      }
+      const descending = item.startsWith("-");
+      const name = descending ? item.slice(1) : item;
+      if (name === "") return fail(`holds an empty field name (a stray "," or "-"), ${sortForm}`);
+      const field = SORT_FIELDS.get(name);
+      if (field === undefined) {
+        const fields = [...new Set(SORT_FIELDS.values())].join(", ");
+        return fail(
+          `unknown sort field ${JSON.stringify(name)}; sort by any of ${fields} (or their camelCase forms), ` +
+            `with a leading "-" for descending`,
+        );
+      }
+      if (seen.has(field)) return fail(`sorts by ${field} twice; keep one`);
+      seen.add(field);
+      out.push(descending ? `-${field}` : field);
     }
-    return value.toUpperCase();
-  }
-  return value;
-}
+    return out.join(",");
+  });
 
-function statusValues(value: unknown): ContactStatus[] {
-  const known: readonly string[] = CONTACT_STATUSES;
-  if (!Array.isArray(value)) {
-    const hint =
-      typeof value === "string" ? `write status: [${JSON.stringify(value)}]` : `e.g. status: ["ok"]`;
-    throw new InvalidArgumentError("status", `must be a list of statuses; ${hint}`);
-  }
-  for (const [index, item] of value.entries()) {
-    if (typeof item !== "string" || !known.includes(item)) {
-      throw new InvalidArgumentError(
-        `status[${index}]`,
-        `unknown status ${describe(item)}; use any of ${CONTACT_STATUSES.join(", ")}`,
-      );
-    }
-  }
-  return value as ContactStatus[];
-}
-
-function connectionsValue(value: unknown): string {
-  const forms = `a whole number such as 5, or a comparison such as ">5", ">=5", "<5" or "<=5"`;
-  if (typeof value === "number") {
-    if (!Number.isInteger(value) || value < 0) {
-      throw new InvalidArgumentError("connections", `must be ${forms}; got ${value}`);
-    }
-    return String(value);
-  }
-  if (typeof value !== "string" || !CONNECTIONS.test(value)) {
-    throw new InvalidArgumentError("connections", `must be ${forms}; got ${describe(value)}`);
-  }
-  return value;
-}
-
-function dateTimeValue(argument: string, value: unknown): string {
-  const forms =
-    'must be a Date or a UTC datetime "YYYY-MM-DDThh:mm:ssZ" with an optional leading >, <, >= or <=, ' +
-    'e.g. ">=2024-01-31T00:00:00Z"';
-  if (value instanceof Date) {
-    try {
-      return formatDateTime(value);
-    } catch (error) {
-      throw new InvalidArgumentError(argument, `${forms}; got ${(error as Error).message}`);
-    }
-  }
-  const match = typeof value === "string" ? DATETIME.exec(value) : null;
-  if (!match) throw new InvalidArgumentError(argument, `${forms}; got ${describe(value)}`);
-  const [year, month, day, hour, minute, second] = match.slice(2).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  // A date that Date.UTC would roll over (Feb 30, hour 24) is not a date the user meant.
-  const d = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
-  const exists =
-    d.getUTCFullYear() === year &&
-    d.getUTCMonth() === month - 1 &&
-    d.getUTCDate() === day &&
-    d.getUTCHours() === hour &&
-    d.getUTCMinutes() === minute &&
-    d.getUTCSeconds() === second;
-  if (!exists) throw new InvalidArgumentError(argument, `${describe(value)} is not a real date and time`);
-  return value as string;
-}
-
-function booleanValue(argument: string, value: unknown): string {
-  if (typeof value !== "boolean") {
-    throw new InvalidArgumentError(argument, `must be true or false; got ${describe(value)}`);
-  }
-  return value ? "true" : "false";
-}
-
-function sortValue(value: unknown): string {
-  const fields = [...new Set(SORT_FIELDS.values())].join(", ");
-  const form = `e.g. sort: "-connections,name" or ["-connections", "name"]`;
-  let items: unknown[];
-  if (typeof value === "string") items = value.split(",");
-  else if (Array.isArray(value))
-    items = value.flatMap((item) => (typeof item === "string" ? item.split(",") : [item]));
-  else
-    throw new InvalidArgumentError(
-      "sort",
-      `must be a string or a list of strings, ${form}; got ${describe(value)}`,
-    );
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const item of items) {
-    if (typeof item !== "string") {
-      throw new InvalidArgumentError(
-        "sort",
-        `every sort field must be a string, ${form}; got ${describe(item)}`,
-      );
-    }
-    const descending = item.startsWith("-");
-    const name = descending ? item.slice(1) : item;
-    if (name === "") {
-      throw new InvalidArgumentError("sort", `holds an empty field name (a stray "," or "-"), ${form}`);
-    }
-    const field = SORT_FIELDS.get(name);
-    if (field === undefined) {
-      throw new InvalidArgumentError(
-        "sort",
-        `unknown sort field ${JSON.stringify(name)}; sort by any of ${fields} (or their camelCase forms), ` +
-          `with a leading "-" for descending`,
-      );
-    }
-    if (seen.has(field)) throw new InvalidArgumentError("sort", `sorts by ${field} twice; keep one`);
-    seen.add(field);
-    out.push(descending ? `-${field}` : field);
-  }
-  return out.join(",");
-}
-
-function unknownArgumentReason(key: string): string {
-  const camel = toCamelCase(key.replace(/_(\d)/g, "$1"));
-  const hint = KNOWN_ARGUMENTS.has(camel)
-    ? `did you mean ${camel}? (arguments are camelCase)`
-    : `known arguments are ${[...KNOWN_ARGUMENTS].join(", ")}`;
-  return `unknown argument; ${hint}`;
-}
-
-/** Every argument checked and in its query form (`undefined` for those not sent). */
-interface CheckedArgs {
-  filters: Array<[string, string]>;
-  page?: number;
-  perPage?: number;
-}
-
-function check(args: GetContactsArgs | undefined): CheckedArgs {
-  if (args !== undefined && args !== null && (typeof args !== "object" || Array.isArray(args))) {
-    throw new InvalidArgumentError(
-      "args",
-      `must be an object of filters, e.g. { country: "NL" }; got ${describe(args)}`,
-    );
-  }
-  const values = new Map(given(args));
-  for (const key of values.keys()) {
-    if (!KNOWN_ARGUMENTS.has(key)) throw new InvalidArgumentError(key, unknownArgumentReason(key));
-  }
-  const filters: Array<[string, string]> = [];
-  for (const [argument, parameter] of STRING_FILTERS) {
-    const value = values.get(argument);
-    if (value !== undefined) filters.push([parameter, stringFilter(argument, value)]);
-  }
-  const status = values.get("status");
-  if (status !== undefined) for (const s of statusValues(status)) filters.push(["status", s]);
-  const connections = values.get("connections");
-  if (connections !== undefined) filters.push(["connections", connectionsValue(connections)]);
-  const dateCreated = values.get("dateCreated");
-  if (dateCreated !== undefined) filters.push(["date_created", dateTimeValue("dateCreated", dateCreated)]);
-  const dateLastUpdated = values.get("dateLastUpdated");
-  if (dateLastUpdated !== undefined) {
-    filters.push(["date_last_updated", dateTimeValue("dateLastUpdated", dateLastUpdated)]);
-  }
-  const autoDelete = values.get("autoDelete");
-  if (autoDelete !== undefined) filters.push(["auto_delete", booleanValue("autoDelete", autoDelete)]);
-  const reference = values.get("reference");
-  if (reference !== undefined) filters.push(["reference", stringFilter("reference", reference)]);
-  const sort = values.get("sort");
-  if (sort !== undefined) filters.push(["sort", sortValue(sort)]);
-
-  const checked: CheckedArgs = { filters };
-  const page = values.get("page");
-  if (page !== undefined) checked.page = requireInteger("page", page, 1);
-  const perPage = values.get("perPage");
-  if (perPage !== undefined) checked.perPage = requireInteger("perPage", perPage, 1, 100);
-  const limit = values.get("limit");
-  if (limit !== undefined) requireInteger("limit", limit, 1);
-  const concurrency = values.get("concurrency");
-  if (concurrency !== undefined) requireInteger("concurrency", concurrency, 1, 16);
-  return checked;
-}
+const filter = <S extends z.ZodType>(parameter: string, schema: S) =>
+  ({ parameter, schema, sortable: true }) as const;
 
 /**
- * Checks `getContacts` arguments without building anything.
- *
- * @throws InvalidArgumentError naming the first argument that is wrong: an unknown argument, an
- *   unknown sort field or status, a country that is not two letters, a malformed comparison,
- *   number or datetime, `page < 1`, `perPage` outside 1-100, `limit < 1`, `concurrency` outside
- *   1-16, or a number that is not whole
- * @example
- * validateContactsArgs({ perPage: 500 }); // throws "getContacts: perPage: must be from 1 to 100; got 500"
+ * Every argument, in the order the spec lists the query parameters: its schema, the query
+ * parameter it goes out as (none: not sent, or sent by getContacts per page), and whether the API
+ * sorts by that field.
  */
-export function validateContactsArgs(args: GetContactsArgs | undefined): void {
-  check(args);
+const ARGUMENTS = {
+  handle: filter("handle", searchValue),
+  companyName: filter("company_name", searchValue),
+  name: filter("name", searchValue),
+  address1: filter("address_1", searchValue),
+  address2: filter("address_2", searchValue),
+  postalCode: filter("postal_code", searchValue),
+  city: filter("city", searchValue),
+  state: filter("state", searchValue),
+  country: filter("country", countryCode),
+  phone: filter("phone", searchValue),
+  email: filter("email", searchValue),
+  // Not sortable: a contact can hold several statuses, and a list has no order.
+  status: { parameter: "status", schema: statusList, sortable: false },
+  connections: filter("connections", connectionsValue),
+  dateCreated: filter("date_created", dateTimeValue),
+  dateLastUpdated: filter("date_last_updated", dateTimeValue),
+  autoDelete: filter("auto_delete", booleanValue),
+  reference: filter("reference", searchValue),
+  sort: { parameter: "sort", schema: sortValue },
+  page: { schema: wholeNumber(1) },
+  perPage: { schema: wholeNumber(1, 100) },
+  limit: { schema: wholeNumber(1) },
+  concurrency: { schema: wholeNumber(1, 16) },
+} as const satisfies Record<keyof GetContactsArgs, Row>;
+
+type ArgumentName = keyof typeof ARGUMENTS;
+
+/** Sortable fields by every name they may be given: snake_case (the API's) and camelCase. */
+const SORT_FIELDS: ReadonlyMap<string, string> = new Map(
+  Object.entries(ARGUMENTS).flatMap(([argument, row]: [string, Row]) =>
+    row.sortable && row.parameter !== undefined
+      ? [
+          [row.parameter, row.parameter],
+          [argument, row.parameter],
+        ]
+      : [],
+  ),
+);
+
+const ArgsSchema = z.strictObject(
+  Object.fromEntries(
+    Object.entries(ARGUMENTS).map(([argument, row]) => [argument, row.schema.optional()]),
+  ) as {
+    [K in ArgumentName]: z.ZodOptional<(typeof ARGUMENTS)[K]["schema"]>;
+  },
+);
+
+// The interface above documents the arguments; the table checks them. They must not drift apart:
+// the same names, and every documented value accepted by the schema's input type. (The schema's
+// input is wider where it checks item by item, as for sort, to name the item at fault.)
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameNames: Same<keyof z.input<typeof ArgsSchema>, keyof GetContactsArgs> = true;
+const documentedValuesFit = (args: Required<GetContactsArgs>): z.input<typeof ArgsSchema> => args;
+void sameNames;
+void documentedValuesFit;
+
+/** `company_name` -> `companyName`, `address_1` -> `address1`: the argument a snake_case key meant. */
+function camelCaseOf(key: string): string {
+  return key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/** The issue to report: a misspelt argument first (the likeliest cause), else the first issue. */
+function toError(issues: readonly z.core.$ZodIssue[]): InvalidArgumentError {
+  const unknown = issues.find((issue) => issue.code === "unrecognized_keys");
+  if (unknown !== undefined) {
+    const key = unknown.keys[0] as string;
+    const meant = camelCaseOf(key);
+    const hint = Object.hasOwn(ARGUMENTS, meant)
+      ? `did you mean ${meant}? (arguments are camelCase)`
+      : `known arguments are ${Object.keys(ARGUMENTS).join(", ")}`;
+    return new InvalidArgumentError(key, `unknown argument; ${hint}`);
+  }
+  const issue = issues[0] as z.core.$ZodIssue;
+  if (issue.path.length === 0) {
+    return new InvalidArgumentError(
+      "args",
+      `must be an object of filters, e.g. { country: "NL" }; got ${describe(issue.input)}`,
+    );
+  }
+  const argument = issue.path
+    .map((key, i) => (typeof key === "number" ? `[${key}]` : i === 0 ? String(key) : `.${String(key)}`))
+    .join("");
+  return new InvalidArgumentError(argument, issue.message);
 }
 
 /**
- * The query of `GET /v2/contacts` for `args`: filters in a fixed order (the spec's), then `page`
- * and `per_page`. The explicit `page` and `perPage` parameters win over `args.page` and
- * `args.perPage`, so a caller can walk pages with the same arguments; either is sent only when
- * given. `limit` and `concurrency` are never sent.
+ * The checked arguments of one `getContacts` call: the filters in query form, and the paging
+ * settings that `getContacts` applies itself.
+ */
+export interface ContactsRequest {
+  /** Query parameters and values of the filters and sort, in the spec's order; no paging. */
+  readonly filters: ReadonlyArray<readonly [parameter: string, value: string]>;
+  /** The one page asked for, if any. */
+  readonly page?: number;
+  /** The page size asked for, if any. */
+  readonly perPage?: number;
+  /** Most contacts to return, if given. */
+  readonly limit?: number;
+  /** Most page requests in flight, if given. */
+  readonly concurrency?: number;
+}
+
+/**
+ * Checks every `getContacts` argument and puts it in query form. `undefined` (and an argument set
+ * to `undefined`) means not given.
  *
- * @throws InvalidArgumentError as {@link validateContactsArgs} does
+ * @throws InvalidArgumentError naming the argument that is wrong (a misspelt argument before any
+ *   other): an unknown argument, an unknown sort field or status, a country that is not two
+ *   letters, a malformed comparison, number or datetime, `page < 1`, `perPage` outside 1-100,
+ *   `limit < 1`, `concurrency` outside 1-16, or a number that is not whole
  * @example
- * buildContactsQuery({ connections: ">5", status: ["ok", "pending_update"] }, 2, 100).toString();
+ * parseContactsArgs({ perPage: 500 }); // throws "getContacts: perPage: must be from 1 to 100; got 500"
+ * parseContactsArgs({ country: "nl", limit: 5 }); // { filters: [["country", "NL"]], limit: 5 }
+ */
+export function parseContactsArgs(args: GetContactsArgs | undefined): ContactsRequest {
+  const parsed = ArgsSchema.safeParse(args ?? {});
+  if (!parsed.success) throw toError(parsed.error.issues);
+  const values: Partial<Record<ArgumentName, unknown>> = parsed.data;
+  const filters: Array<[string, string]> = [];
+  for (const [argument, row] of Object.entries(ARGUMENTS) as Array<[ArgumentName, Row]>) {
+    const value = values[argument];
+    if (row.parameter === undefined || value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) filters.push([row.parameter, String(item)]);
+  }
+  const { page, perPage, limit, concurrency } = parsed.data;
+  return { filters, page, perPage, limit, concurrency };
+}
+
+/**
+ * The query of one `GET /v2/contacts` request: the filters, then `page` and `per_page` (each sent
+ * only when given; by default those of the request). `limit` and `concurrency` are never sent.
+ *
+ * @example
+ * contactsQuery(parseContactsArgs({ connections: ">5", status: ["ok", "pending_update"] }), 2, 100).toString();
  * // "status=ok&status=pending_update&connections=%3E5&page=2&per_page=100"
  */
-export function buildContactsQuery(
-  args: GetContactsArgs | undefined,
-  page?: number,
-  perPage?: number,
+export function contactsQuery(
+  request: ContactsRequest,
+  page: number | undefined = request.page,
+  perPage: number | undefined = request.perPage,
 ): URLSearchParams {
-  const checked = check(args);
-  const query = new URLSearchParams();
-  for (const [parameter, value] of checked.filters) query.append(parameter, value);
-  const pageToSend = page === undefined ? checked.page : requireInteger("page", page, 1);
-  const perPageToSend = perPage === undefined ? checked.perPage : requireInteger("perPage", perPage, 1, 100);
-  if (pageToSend !== undefined) query.append("page", String(pageToSend));
-  if (perPageToSend !== undefined) query.append("per_page", String(perPageToSend));
+  const query = new URLSearchParams(
+    request.filters.map(([parameter, value]): [string, string] => [parameter, value]),
+  );
+  if (page !== undefined) query.append("page", String(page));
+  if (perPage !== undefined) query.append("per_page", String(perPage));
   return query;
 }

@@ -425,7 +425,7 @@ describe("pages, perPage, limit", () => {
 
   it("no match: one request, nothing returned", async () => {
     const result = await list({ handle: "NO-SUCH-HANDLE" });
-    expect(result).toEqual({ contacts: [], total: 0, pages: 0 });
+    expect(result).toEqual({ contacts: [], total: 0, pages: 0, perPage: 50 });
     expect(gets()).toHaveLength(1);
   });
 });
