@@ -1,0 +1,76 @@
+/**
+ * The Markdown of a plan, for a pull-request comment: per template its summary line and its
+ * corrections in a `diff` block (GitHub colours `+ CREATE` green and `- DELETE` red, as dnscontrol
+ * prints them), each with what happens to the record's id.
+ *
+ * Pure: plans in, text out.
+ */
+import type { PlannedCorrection, TemplatePlan } from "./templatePlans";
+
+/** The heading every plan starts with, so a bot can find and replace its earlier comment. */
+export const PLAN_HEADING = "### DNS record plan";
+
+/** What the plan says when no template changes. */
+export const NO_CHANGES = "No DNS record changes.";
+
+/** `code` as inline code, whatever backticks it holds. */
+function inlineCode(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const ticks = "`".repeat(longest + 1);
+  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
+  return `${ticks}${pad}${text}${pad}${ticks}`;
+}
+
+/** A fence longer than any run of backticks in the block, so record content cannot close it. */
+function fenceFor(lines: readonly string[]): string {
+  const longest = Math.max(0, ...lines.flatMap((l) => [...l.matchAll(/`+/g)].map((m) => m[0].length)));
+  return "`".repeat(Math.max(3, longest + 1));
+}
+
+function idNote(c: PlannedCorrection): string {
+  switch (c.id) {
+    case "kept":
+      return `id ${c.recordId} kept`;
+    case "removed":
+      return `id ${c.recordId} removed`;
+    case "new":
+      return "new id";
+  }
+}
+
+function correctionLines(corrections: readonly PlannedCorrection[]): string[] {
+  const width = Math.max(...corrections.map((c) => c.message.length));
+  return corrections.map((c) => `${c.message.padEnd(width)}  (${idNote(c)})`);
+}
+
+function templateSection(plan: TemplatePlan): string[] {
+  const title = `**Template ${inlineCode(plan.templateId)}** (resource ${inlineCode(plan.resource)}${plan.reason ? `, ${plan.reason}` : ""})`;
+  if (plan.unknown) {
+    return [`${title}: the records depend on values known only during \`pulumi up\`; the plan is made then.`];
+  }
+  const lines = correctionLines(plan.corrections);
+  const fence = fenceFor(lines);
+  return [`${title}: ${plan.summary}`, "", `${fence}diff`, ...lines, fence];
+}
+
+/**
+ * The Markdown comment for the plans of a preview.
+ *
+ * @example
+ * planMarkdown(templatePlans(parsePreview(text)));
+ * // ### DNS record plan
+ * //
+ * // **Template `web`** (resource `web`): 1 to create, 0 to update, 0 to delete, 3 unchanged (1 request)
+ * //
+ * // ```diff
+ * // + CREATE @ AAAA 2001:db8::10  (new id)
+ * // ```
+ */
+export function planMarkdown(plans: readonly TemplatePlan[]): string {
+  if (plans.length === 0) return `${PLAN_HEADING}\n\n${NO_CHANGES}\n`;
+  const sections = plans.map((p) => templateSection(p).join("\n"));
+  const footer =
+    "<sub>Made by <code>domainapi-plan</code> from <code>pulumi preview --json</code> with the provider's own " +
+    "planner. Records not listed stay as they are and keep their ids.</sub>";
+  return `${[PLAN_HEADING, ...sections, footer].join("\n\n")}\n`;
+}

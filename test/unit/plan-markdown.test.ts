@@ -1,0 +1,296 @@
+/**
+ * `domainapi-plan`: the Markdown plan of a pull request from `pulumi preview --json`. The fixtures
+ * under test/fixtures/preview/ are real previews captured from the engine against the sandbox
+ * (test/fixtures/preview/capture.mjs); the other cases are steps written in the shape the provider
+ * stores (keyed records and ids, or the older array shape it still reads).
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { PassThrough } from "node:stream";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { NO_CHANGES, PLAN_HEADING, planMarkdown } from "../../provider/cli/markdown";
+import { type PlanCommandIo, runPlanCommand } from "../../provider/cli/plan";
+import { PreviewInputError, parsePreview, previewFromEngineEvents } from "../../provider/cli/preview";
+import { plannedCorrections, TEMPLATE_RECORDS_TYPE, templatePlans } from "../../provider/cli/templatePlans";
+import { UNKNOWN } from "../../provider/engine";
+
+const fixtures = path.join(__dirname, "..", "fixtures", "preview");
+const fixture = (name: string) => fs.readFileSync(path.join(fixtures, name), "utf8");
+const markdownOf = (text: string) => planMarkdown(templatePlans(parsePreview(text)));
+
+type Props = Record<string, unknown>;
+
+/**
+ * Records from small pools, so that exact matches, same-name pairs and duplicates happen often; in
+ * the older stored array shape, which the provider's decoder reads as long as states of it exist.
+ */
+const recordArb = fc
+  .record({
+    name: fc.constantFrom("@", "www", "mail"),
+    type: fc.constantFrom("A", "TXT", "MX", "CNAME"),
+    content: fc.constantFrom("192.0.2.1", "192.0.2.2", "mx.example.net", "x"),
+    priority: fc.constantFrom(10, 20),
+  })
+  .map(({ priority, ...r }) => (r.type === "MX" ? { ...r, priority } : r));
+const recordsArb = fc.array(recordArb, { maxLength: 12 });
+const heldArb = recordsArb.map((records) => records.map((r, i) => ({ ...r, recordId: `cur-${i}` })));
+
+function step(
+  op: string,
+  name: string,
+  states: { olds?: Props; news?: Props },
+  type = TEMPLATE_RECORDS_TYPE,
+) {
+  return {
+    op,
+    urn: `urn:pulumi:dev::dns::${type}::${name}`,
+    ...(states.olds ? { oldState: { type, urn: "u", inputs: {}, outputs: states.olds } } : {}),
+    ...(states.news ? { newState: { type, urn: "u", inputs: states.news, outputs: {} } } : {}),
+  };
+}
+
+const preview = (...steps: unknown[]) => JSON.stringify({ steps, changeSummary: {} });
+
+/** Stored outputs: keyed records and their ids, as the provider writes them. */
+const held = {
+  templateId: "web",
+  purge: true,
+  records: {
+    "@/A": { name: "@", type: "A", content: "192.0.2.10" },
+    "www/CNAME": { name: "www", type: "CNAME", content: "{domainname}." },
+  },
+  ids: { "@/A": "rec-1", "www/CNAME": "rec-2" },
+  lastPlan: "2 to create",
+};
+
+/** Checked inputs: keyed records, no ids. */
+const declared = (records: Props, extra: Props = {}) => ({
+  templateId: "web",
+  purge: true,
+  records,
+  ...extra,
+});
+
+/** Runs the command on `input` (stdin) and returns its status and output. */
+async function runCommand(args: string[], input = "") {
+  const stdin = new PassThrough();
+  stdin.end(input);
+  let stdout = "";
+  let stderr = "";
+  const io: PlanCommandIo = {
+    stdin,
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+  };
+  const code = await runPlanCommand(args, io);
+  return { code, stdout, stderr };
+}
+
+describe("the plan of each kind of step", () => {
+  it("update: one line per correction, with the id kept, removed or new, and the planner's summary", () => {
+    const news = declared({
+      "@/A": { name: "@", type: "A", content: "192.0.2.11" },
+      "api/A": { name: "api", type: "A", content: "192.0.2.20" },
+    });
+    const md = markdownOf(preview(step("update", "web", { olds: held, news })));
+    expect(md).toContain(
+      "**Template `web`** (resource `web`): 1 to create, 1 to update, 1 to delete, 0 unchanged (1 request)",
+    );
+    const lines = md.split("\n");
+    expect(lines.find((l) => l.startsWith("- DELETE"))).toMatch(
+      /^- DELETE www CNAME \{domainname\}\.\s+\(id rec-2 removed\)$/,
+    );
+    expect(lines.find((l) => l.startsWith("~ MODIFY"))).toMatch(
+      /^~ MODIFY @ A content 192\.0\.2\.10 -> 192\.0\.2\.11\s+\(id rec-1 kept\)$/,
+    );
+    expect(lines.find((l) => l.startsWith("+ CREATE"))).toMatch(
+      /^\+ CREATE api A 192\.0\.2\.20\s+\(new id\)$/,
+    );
+  });
+
+  it("create with purge: every record new, one PUT", () => {
+    const news = declared({ "@/A": { name: "@", type: "A", content: "192.0.2.10" } });
+    const md = markdownOf(preview(step("create", "web", { news })));
+    expect(md).toContain("**Template `web`** (resource `web`, created): 1 to create (1 request: a PUT");
+    expect(md).toMatch(/\+ CREATE @ A 192\.0\.2\.10\s+\(new id\)/);
+  });
+
+  it("create without purge: one PATCH per added record, as the planner counts them", () => {
+    const news = declared(
+      {
+        "@/A": { name: "@", type: "A", content: "192.0.2.10" },
+        "@/TXT": { name: "@", type: "TXT", content: "hello" },
+      },
+      { purge: false },
+    );
+    const [plan] = templatePlans(parsePreview(preview(step("create", "web", { news }))));
+    expect(plan?.summary).toBe("2 to create, 0 to update, 0 to delete, 0 unchanged (2 requests)");
+    expect(plan?.corrections.map((c) => c.id)).toEqual(["new", "new"]);
+  });
+
+  it("delete: every record the resource holds is deleted, ids removed", () => {
+    const [plan] = templatePlans(parsePreview(preview(step("delete", "web", { olds: held }))));
+    expect(plan?.reason).toBe("removed from the program");
+    expect(plan?.summary).toBe("0 to create, 0 to update, 2 to delete, 0 unchanged (1 request)");
+    expect(plan?.corrections.map((c) => [c.message, c.id, c.recordId])).toEqual([
+      ["- DELETE @ A 192.0.2.10", "removed", "rec-1"],
+      ["- DELETE www CNAME {domainname}.", "removed", "rec-2"],
+    ]);
+  });
+
+  it("a state in the older array shape is read too", () => {
+    const olds = {
+      templateId: "web",
+      records: [{ name: "@", type: "A", content: "192.0.2.10", recordId: "rec-9" }],
+    };
+    const [plan] = templatePlans(parsePreview(preview(step("delete", "web", { olds }))));
+    expect(plan?.corrections.map((c) => c.recordId)).toEqual(["rec-9"]);
+  });
+
+  it("replace (a new templateId): the new template created, the old one emptied", () => {
+    const news = { ...declared(held.records), templateId: "tpl-3" };
+    const plans = templatePlans(parsePreview(preview(step("replace", "web", { olds: held, news }))));
+    expect(plans.map((p) => [p.templateId, p.reason])).toEqual([
+      ["tpl-3", "replaces template web"],
+      ["web", "replaced by template tpl-3"],
+    ]);
+    expect(plans[0]?.corrections.every((c) => c.kind === "create" && c.id === "new")).toBe(true);
+    expect(plans[1]?.corrections.map((c) => c.recordId)).toEqual(["rec-1", "rec-2"]);
+  });
+
+  it("the engine's bookkeeping steps of a replacement and same steps add nothing", () => {
+    const news = { ...declared(held.records), templateId: "tpl-3" };
+    const text = preview(
+      step("create-replacement", "web", { olds: held, news }),
+      step("delete-replaced", "web", { olds: held, news }),
+      step("same", "web", { olds: held, news: declared(held.records) }),
+    );
+    expect(markdownOf(text)).toBe(`${PLAN_HEADING}\n\n${NO_CHANGES}\n`);
+  });
+
+  it("resources that are not DnsTemplateRecords are ignored", () => {
+    const text = preview(
+      step(
+        "create",
+        "restore",
+        { news: { domain: "shop.example" } },
+        "pulumi-nodejs:dynamic/domainapi:DomainRestore",
+      ),
+      step("update", "web", { olds: held, news: declared(held.records) }, "pulumi-nodejs:dynamic:Resource"),
+      step("create", "bucket", { news: { templateId: "web", records: {} } }, "aws:s3/bucket:Bucket"),
+    );
+    expect(markdownOf(text)).toBe(`${PLAN_HEADING}\n\n${NO_CHANGES}\n`);
+  });
+
+  it("a change of settings only (no record changes) says there are no DNS record changes", () => {
+    const text = preview(
+      step("update", "web", { olds: held, news: declared(held.records, { purge: false }) }),
+    );
+    expect(markdownOf(text)).toContain(NO_CHANGES);
+  });
+
+  it("records not known before `pulumi up` are said to be planned then", () => {
+    const news = declared({ "@/A": { name: "@", type: "A", content: UNKNOWN } });
+    const md = markdownOf(preview(step("update", "web", { olds: held, news })));
+    expect(md).toContain(
+      "**Template `web`** (resource `web`): the records depend on values known only during",
+    );
+  });
+
+  it("record content cannot break out of the code block", () => {
+    const news = declared({ "@/TXT": { name: "@", type: "TXT", content: "a ``` b ```` c" } });
+    const md = markdownOf(preview(step("create", "web", { news })));
+    expect(md).toContain("`````diff\n+ CREATE @ TXT a ``` b ```` c  (new id)\n`````");
+  });
+});
+
+describe("plannedCorrections (the adapter to the provider's planner)", () => {
+  it("names every held id at most once, and only held ids; the lines agree with the summary", () => {
+    fc.assert(
+      fc.property(heldArb, recordsArb, fc.boolean(), (state, desired, purge) => {
+        const { summary, corrections } = plannedCorrections(
+          { templateId: "t", records: state },
+          { templateId: "t", records: desired, purge },
+        );
+        const heldIds = new Set(state.map((r) => r.recordId));
+        const named = corrections.flatMap((c) => (c.recordId === undefined ? [] : [c.recordId]));
+        expect(new Set(named).size).toBe(named.length);
+        for (const id of named) expect(heldIds.has(id)).toBe(true);
+        const count = (kind: string) => corrections.filter((c) => c.kind === kind).length;
+        for (const c of corrections) {
+          expect(c.id).toBe({ create: "new", update: "kept", delete: "removed" }[c.kind]);
+        }
+        const [, creates, updates, deletes, unchanged] =
+          /^(\d+) to create, (\d+) to update, (\d+) to delete, (\d+) unchanged/.exec(summary) ?? [];
+        expect([creates, updates, deletes].map(Number)).toEqual([
+          count("create"),
+          count("update"),
+          count("delete"),
+        ]);
+        expect(Number(unchanged) + count("update") + count("delete")).toBe(state.length);
+      }),
+    );
+  });
+});
+
+describe("bad input", () => {
+  it.each([
+    ["empty", "", /the input is empty/],
+    ["not JSON (the text preview)", "Previewing update (dev):\n  ~ web update", /the input is not JSON/],
+    ["an array", "[]", /not a `pulumi preview --json` document/],
+    [
+      "an object of something else",
+      '{"version": 3, "deployment": {}}',
+      /not a `pulumi preview --json` document/,
+    ],
+    ["steps of the wrong shape", '{"steps": [{"op": 1}]}', /not a `pulumi preview --json` document: .*steps/],
+  ])("%s: a clear error", (_what, text, message) => {
+    expect(() => parsePreview(text)).toThrow(PreviewInputError);
+    expect(() => parsePreview(text)).toThrow(message);
+  });
+});
+
+describe("the domainapi-plan command", () => {
+  const text = preview(step("delete", "web", { olds: held }));
+
+  it("reads stdin and writes the Markdown", async () => {
+    const { code, stdout, stderr } = await runCommand([], text);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    expect(stdout).toBe(markdownOf(text));
+  });
+
+  it("reads a file argument", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "domainapi-plan-"));
+    try {
+      const file = path.join(dir, "preview.json");
+      fs.writeFileSync(file, text);
+      const { code, stdout } = await runCommand([file]);
+      expect(code).toBe(0);
+      expect(stdout).toContain("- DELETE @ A 192.0.2.10");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("exits 2 with a clear message on input that is not a preview, and writes no plan", async () => {
+    const { code, stdout, stderr } = await runCommand([], "Previewing update (dev):");
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toMatch(/^domainapi-plan: the input is not JSON .*pulumi preview --json/);
+  });
+
+  it("exits 2 on a missing file, an unknown option or two files", async () => {
+    expect((await runCommand(["/nonexistent/preview.json"])).stderr).toMatch(/cannot read .*: no such file/);
+    for (const args of [["/nonexistent/preview.json"], ["--frobnicate"], ["a.json", "b.json"]]) {
+      expect((await runCommand(args)).code).toBe(2);
+    }
+  });
+
+  it("--help prints the usage", async () => {
+    const { code, stdout } = await runCommand(["--help"]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Usage: domainapi-plan \[preview\.json\]/);
+  });
+});
