@@ -104,6 +104,38 @@ function answerOf(asked: number, page: ContactListPage): PageAnswer {
 }
 
 /**
+ * `work` over `items`, at most `concurrency` at once, results in the items' order. After a failure
+ * no further item is started (Readable.map stops reading): the call fails anyway, and pages fetched
+ * for nothing would only spend the account's rate limit. It fails only once the items in flight
+ * have settled, so that no request outlives the call (or overlaps the next listing, which would
+ * exceed `concurrency`).
+ */
+async function mapSettled<T, R>(
+  items: T[],
+  concurrency: number | undefined,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const inFlight = new Set<Promise<R>>();
+  const tracked = (item: T): Promise<R> => {
+    const run = work(item);
+    inFlight.add(run);
+    run.then(
+      () => inFlight.delete(run),
+      () => inFlight.delete(run),
+    );
+    return run;
+  };
+  try {
+    return await Readable.from(items)
+      .map(tracked, { concurrency: concurrency ?? DEFAULT_CONCURRENCY })
+      .toArray();
+  } catch (error) {
+    await Promise.allSettled(inFlight);
+    throw error;
+  }
+}
+
+/**
  * One listing of every page (or the first `limit` contacts), each answer checked against the
  * layout the first one describes.
  *
@@ -120,20 +152,13 @@ async function listOnce(
   const { layout } = described;
   // Later pages are asked in the size the API served: page numbers count in that size, and an
   // API that reads per_page for the offset but caps what it sends then still agrees with itself.
-  const rest = await Readable.from(pagesAfterFirst(layout, request.limit))
-    .map(
-      async (page: number) => {
-        const answer = await fetchPage(page, layout.perPage);
-        const disagreement = checkAnswer(layout, answerOf(page, answer));
-        if (disagreement !== undefined) throw new Disagreed(disagreement);
-        return answer;
-      },
-      // After a failure Readable.map starts no further page: the call fails anyway, and pages
-      // fetched for nothing would only spend the account's rate limit.
-      { concurrency: request.concurrency ?? DEFAULT_CONCURRENCY },
-    )
-    .toArray();
-  const pages = [first, ...(rest as ContactListPage[])];
+  const rest = await mapSettled(pagesAfterFirst(layout, request.limit), request.concurrency, async (page) => {
+    const answer = await fetchPage(page, layout.perPage);
+    const disagreement = checkAnswer(layout, answerOf(page, answer));
+    if (disagreement !== undefined) throw new Disagreed(disagreement);
+    return answer;
+  });
+  const pages = [first, ...rest];
   const repeated = firstRepeat(pages.map((p) => p.data.map((c) => c.handle)));
   if (repeated !== undefined) {
     throw new Disagreed({ kind: "changed", message: `contact ${repeated} came on two pages` });
