@@ -577,7 +577,7 @@ export function httpError(f: HttpFailure): DomainApiError {
   const statusText = STATUS_CODES[f.status] ?? "";
   const head = `${f.method} ${f.path} returned ${f.status}${statusText ? ` ${statusText}` : ""}`;
   const tries = f.attempts > 1 ? ` (after ${f.attempts} attempts)` : "";
-  const stopped = f.stopReason ? ` Not retried: ${f.stopReason}.` : "";
+  const stopped = f.stopReason ? ` Not resent: ${f.stopReason}.` : "";
   if (f.status === 401 || f.status === 403) {
     return new DomainApiError({
       message: `Authentication failed: ${head}: ${sentence(apiMessage)} Check the API key: ${API_KEY_HINT}.`,

@@ -1,28 +1,28 @@
 /**
- * The one module that knows HTTP: undici dispatchers, headers, timeouts, retries, debug logging.
+ * The one module that knows HTTP: undici dispatchers, headers, timeouts, debug logging, and the
+ * wiring of the retry policy (./retry.ts) into undici.
  *
- * Retries use undici's RetryHandler (through a RetryAgent) rather than a loop of our own. We give
- * it our own `retry` policy callback, because the stock policy cannot express four things we need:
- * jitter on the exponential backoff (so that parallel Pulumi steps that hit a 503 together do not
- * come back together), a bound on the total time spent retrying, refusing rather than shortening a
- * Retry-After wait that is longer than we are willing to wait, and a debug line per failed attempt.
- * Because that callback needs per-request state (attempt number, start time), each request gets
- * its own light RetryAgent over the shared, pooled Agent of its base URL. undici's own retry
- * options (maxRetries, methods, statusCodes) are read only by its stock policy, so none are given.
+ * Retries of a request whose answer has not begun use undici's RetryHandler (its retry
+ * interceptor), whose `retry` callback asks our policy; its stock policy cannot express what we
+ * need (jitter, a total time bound, 429s not counted, a floor under every wait, never resending a
+ * change that may have been applied). Once a 2xx answer has begun, the RetryHandler would resume a
+ * cut body with a `Range` request: a JSON API that ignores Range answers 200 with the whole body,
+ * which the handler then refuses, and a PUT or PATCH must never carry a Range header anyway. So
+ * our callback declines every failure after the answer began (a small handler wrapper tells it
+ * when), and the transport resends such a request whole, if the policy allows it.
  *
  * Timeouts are undici's header and body timeouts, per attempt. undici checks them on a coarse
  * clock (about 0.5 to 1 s resolution), which is irrelevant at the default 30 s.
  */
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { Agent, type Dispatcher, RetryAgent, type RetryHandler } from "undici";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Agent, type Dispatcher, interceptors, type RetryHandler } from "undici";
 import type { z } from "zod";
 import type { ClientConfig } from "../config";
-import { httpError, isRefusalStatus, isTransientStatus, networkError, redact, responseError } from "./errors";
+import { httpError, networkError, redact, responseError } from "./errors";
+import { decideRetry, type HttpMethod, mayHaveBeenSent, type RetryFailure } from "./retry";
 import { describeIssues } from "./wire";
 
-/** The methods the Domain Management API uses. */
-export type HttpMethod = "GET" | "PUT" | "PATCH" | "POST";
+export type { HttpMethod } from "./retry";
 
 /** One request to the API, described without HTTP details. */
 export interface TransportRequest<T> {
@@ -34,7 +34,7 @@ export interface TransportRequest<T> {
   body?: unknown;
   /**
    * Whether the request may be sent again after a network failure or a timeout, i.e. whether
-   * applying it twice has the same effect as applying it once (GET, PUT, PATCH without adds).
+   * applying it twice has the same effect as applying it once (see `isReplayable` in ./retry).
    */
   replayable: boolean;
   /** Schema of a 2xx body; a body that does not fit is a DomainApiError of kind `response`. */
@@ -64,33 +64,9 @@ export interface TransportOptions {
 const DEFAULT_MAX_RETRY_WAIT_MS = 60_000;
 const DEFAULT_MAX_TOTAL_MS = 300_000;
 const DEFAULT_BACKOFF_BASE_MS = 300;
-const MAX_BACKOFF_MS = 10_000;
 const CONNECTIONS_PER_BASE_URL = 8;
 const CONNECT_TIMEOUT_MS = 10_000;
 
-/** Network failures that happen before the request is written: it cannot have reached the API. */
-const NOT_SENT_CODES = new Set([
-  "ECONNREFUSED",
-  "EAI_AGAIN",
-  "ENOTFOUND",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "UND_ERR_CONNECT_TIMEOUT",
-]);
-/** Of those, the ones that may pass (a wrong host name will not). */
-const NOT_SENT_TRANSIENT_CODES = new Set(["ECONNREFUSED", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"]);
-/**
- * Failures after the request may have been written: retried only for replayable requests. A body
- * timeout is left out on purpose: it comes after the headers, and undici would resume such a
- * response with a Range request, which a JSON API answers with the whole body again (an error).
- */
-const MAYBE_SENT_TRANSIENT_CODES = new Set([
-  "ECONNRESET",
-  "EPIPE",
-  "ETIMEDOUT",
-  "UND_ERR_SOCKET",
-  "UND_ERR_HEADERS_TIMEOUT",
-]);
 /**
  * The timeouts that `domainapi:timeoutMs` sets. A connect timeout is not one of them: its limit is
  * the fixed CONNECT_TIMEOUT_MS, and it is reported as a connection that was never made.
@@ -134,28 +110,13 @@ async function releaseAgent(baseUrl: string): Promise<void> {
 
 let cachedVersion: string | undefined;
 
-/** This package's version, for the User-Agent; found by walking up to our package.json. */
+/**
+ * This package's version, for the User-Agent. Read through the package's own name (Node resolves a
+ * package's name from inside it, through the `./package.json` entry of its exports), so it is the
+ * version of the copy that runs, from `dist/` or from source.
+ */
 export function packageVersion(): string {
-  if (cachedVersion !== undefined) return cachedVersion;
-  cachedVersion = "0.0.0";
-  let dir = __dirname;
-  for (let i = 0; i < 6; i++) {
-    try {
-      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
-        name?: unknown;
-        version?: unknown;
-      };
-      if (pkg.name === "pulumi-domainapi" && typeof pkg.version === "string") {
-        cachedVersion = pkg.version;
-        break;
-      }
-    } catch {
-      // no package.json here: keep walking up
-    }
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
+  cachedVersion ??= (require("pulumi-domainapi/package.json") as { version: string }).version;
   return cachedVersion;
 }
 
@@ -174,30 +135,40 @@ function defaultLog(message: string): void {
   }
 }
 
-/**
- * Parses a Retry-After header: delay-seconds or an HTTP date. Returns the wait in milliseconds,
- * or undefined when the header is absent or unreadable.
- *
- * @example
- * retryAfterMs("2"); // 2000
- * retryAfterMs(new Date(Date.now() + 3000).toUTCString()); // about 3000
- */
-export function retryAfterMs(header: string | string[] | undefined, now = Date.now()): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (value === undefined) return undefined;
-  const text = value.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const date = Date.parse(text);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
-}
-
 interface AttemptState {
+  /** The number of the attempt under way, from 1. */
   attempt: number;
+  /** Resends that counted against maxRetries (not those after a 429). */
+  countedRetries: number;
   requestStart: number;
   attemptStart: number;
-  /** Why the last retry was refused, for the error message. */
+  /** Whether the current attempt's answer has begun (headers handed on): its body may be cut. */
+  answered: boolean;
+  /** Why a bound ended the retries, for the error message. */
   stopReason?: string;
+}
+
+/**
+ * An interceptor that only notes when an answer's headers are handed on past the RetryHandler
+ * (which holds back the answers it retries), so that the policy can tell a cut body from a
+ * failure before any answer. Everything else is passed through untouched.
+ */
+function noteAnswer(state: AttemptState): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (opts, handler) =>
+    dispatch(opts, {
+      onRequestStart: (controller, context) => handler.onRequestStart?.(controller, context),
+      onRequestUpgrade: (controller, statusCode, headers, socket) =>
+        handler.onRequestUpgrade?.(controller, statusCode, headers, socket),
+      onResponseStart: (controller, statusCode, headers, statusMessage) => {
+        if (statusCode >= 200) state.answered = true;
+        handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
+      },
+      onResponseData: (controller, chunk) => handler.onResponseData?.(controller, chunk),
+      onResponseEnd: (controller, trailers) => handler.onResponseEnd?.(controller, trailers),
+      onResponseError: (controller, error) => handler.onResponseError?.(controller, error),
+      onBodySent: (chunk) => handler.onBodySent?.(chunk),
+      onRequestSent: () => handler.onRequestSent?.(),
+    });
 }
 
 /** What undici puts on the errors it hands to the retry policy. */
@@ -267,42 +238,56 @@ export class Transport {
       headers["content-type"] = "application/json";
     }
     const now = Date.now();
-    const state: AttemptState = { attempt: 1, requestStart: now, attemptStart: now };
-    const dispatcher = new RetryAgent(this.#agent, {
-      throwOnError: false,
-      retry: this.#policy(req, logPath, state),
-    });
+    const state: AttemptState = {
+      attempt: 1,
+      countedRetries: 0,
+      requestStart: now,
+      attemptStart: now,
+      answered: false,
+    };
 
     let response: Dispatcher.ResponseData;
     let text: string;
-    try {
-      response = await dispatcher.request({
-        origin: this.#origin,
-        path,
-        method: req.method,
-        headers,
-        body: body ?? null,
-        headersTimeout: this.#timeoutMs,
-        bodyTimeout: this.#timeoutMs,
-      });
-      text = await response.body.text();
-    } catch (err) {
-      const failure = err as UndiciFailure;
-      const code = failure.code;
-      this.#logAttempt(req.method, logPath, code ?? "error", state);
-      throw networkError({
-        method: req.method,
-        path: logPath,
-        networkCode: code,
-        detail:
-          this.#redact(failure.message ?? String(err)) + (state.stopReason ? `; ${state.stopReason}` : ""),
-        timeout: code !== undefined && TIMEOUT_CODES.has(code),
-        timeoutMs: this.#timeoutMs,
-        maybeSent: code === undefined || !NOT_SENT_CODES.has(code),
-        replayable: req.replayable,
-        attempts: state.attempt,
-        secret: this.#apiKey,
-      });
+    for (;;) {
+      state.answered = false;
+      // Per request, because the policy callback needs this request's state; the pooled Agent
+      // underneath is shared.
+      const dispatcher = this.#agent.compose(
+        interceptors.retry({ throwOnError: false, retry: this.#policy(req, logPath, state) }),
+        noteAnswer(state),
+      );
+      try {
+        response = await dispatcher.request({
+          origin: this.#origin,
+          path,
+          method: req.method,
+          headers,
+          body: body ?? null,
+          headersTimeout: this.#timeoutMs,
+          bodyTimeout: this.#timeoutMs,
+        });
+        text = await response.body.text();
+        break;
+      } catch (err) {
+        const failure = err as UndiciFailure;
+        const code = failure.code;
+        // The answer began and its body was cut: resend the whole request if the policy allows.
+        if (state.answered && (await this.#resendWhole(req, logPath, state, code))) continue;
+        this.#logAttempt(req.method, logPath, code ?? "error", state);
+        throw networkError({
+          method: req.method,
+          path: logPath,
+          networkCode: code,
+          detail:
+            this.#redact(failure.message ?? String(err)) + (state.stopReason ? `; ${state.stopReason}` : ""),
+          timeout: code !== undefined && TIMEOUT_CODES.has(code),
+          timeoutMs: this.#timeoutMs,
+          maybeSent: mayHaveBeenSent(code),
+          replayable: req.replayable,
+          attempts: state.attempt,
+          secret: this.#apiKey,
+        });
+      }
     }
 
     const status = response.statusCode;
@@ -350,70 +335,91 @@ export class Transport {
     return result.data;
   }
 
+  /** Asks the policy about a failed attempt; notes a bound that ended the retries, for the error. */
+  #decide<T>(req: TransportRequest<T>, failure: RetryFailure, state: AttemptState) {
+    const decision = decideRetry(
+      {
+        replayable: req.replayable,
+        failure,
+        attempt: state.attempt,
+        countedRetries: state.countedRetries,
+        elapsedMs: Date.now() - state.requestStart,
+      },
+      {
+        maxRetries: this.#maxRetries,
+        maxRetryWaitMs: this.#maxRetryWaitMs,
+        maxTotalMs: this.#maxTotalMs,
+        backoffBaseMs: this.#backoffBaseMs,
+      },
+    );
+    if (!decision.retry && decision.bounded) state.stopReason = decision.reason;
+    return decision;
+  }
+
+  /** Counts the resend that the policy allowed, and starts the next attempt's clock. */
+  #nextAttempt(state: AttemptState, counted: boolean): void {
+    state.attempt += 1;
+    if (counted) state.countedRetries += 1;
+    state.attemptStart = Date.now();
+  }
+
   /**
-   * The retry policy handed to undici's RetryHandler: called after each failed attempt, it calls
-   * `next()` to retry after a delay, or `next(err)` to give up (undici then hands over the last
-   * answer or error).
+   * After an answer whose body was cut: waits and returns true when the policy allows a resend of
+   * the whole request (a fresh dispatch, so without any Range header).
+   */
+  async #resendWhole<T>(
+    req: TransportRequest<T>,
+    logPath: string,
+    state: AttemptState,
+    code: string | undefined,
+  ): Promise<boolean> {
+    const decision = this.#decide(req, { type: "network", code }, state);
+    if (!decision.retry) return false;
+    this.#logAttempt(req.method, logPath, `${code ?? "error"} in the body`, state, decision.delayMs);
+    await sleep(decision.delayMs);
+    this.#nextAttempt(state, decision.counted);
+    return true;
+  }
+
+  /**
+   * The retry callback handed to undici's RetryHandler: called after each failed attempt whose
+   * answer has not begun, it calls `next()` to retry after the policy's delay, or `next(err)` to
+   * give up (undici then hands over the last answer or error). A failure after the answer began is
+   * always handed back: the RetryHandler would resume it with a Range request.
    */
   #policy<T>(req: TransportRequest<T>, logPath: string, state: AttemptState): RetryHandler.RetryCallback {
     return (err, _context, next) => {
+      if (state.answered) {
+        next(err);
+        return;
+      }
       const failure = err as UndiciFailure;
       const status = failure.statusCode;
       const code = failure.code;
       const isStatus = code === "UND_ERR_REQ_RETRY" && typeof status === "number";
-      let allowed: boolean;
-      if (isStatus) {
-        // A refusal cannot have applied anything; a gateway's 502/504 may come after it did.
-        allowed = isTransientStatus(status) && (req.replayable || isRefusalStatus(status));
-      } else if (code !== undefined && NOT_SENT_TRANSIENT_CODES.has(code)) {
-        allowed = true;
-      } else {
-        allowed = req.replayable && code !== undefined && MAYBE_SENT_TRANSIENT_CODES.has(code);
-      }
-      if (!allowed) {
+      const decision = this.#decide(
+        req,
+        isStatus
+          ? { type: "status", status, retryAfter: failure.headers?.["retry-after"] }
+          : { type: "network", code },
+        state,
+      );
+      if (!decision.retry) {
         next(err);
         return;
       }
-      // A 429 is the API pacing us, not failing: waiting it out is bounded by the total time, not
-      // by maxRetries, or a burst of parallel Pulumi steps would give up while the API still admits
-      // twenty requests a second.
-      const rateLimited = isStatus && status === 429;
-      if (!rateLimited && state.attempt > this.#maxRetries) {
-        next(err);
-        return;
-      }
-      const asked = isStatus ? retryAfterMs(failure.headers?.["retry-after"]) : undefined;
-      if (asked !== undefined && asked > this.#maxRetryWaitMs) {
-        state.stopReason = `the API asked to wait ${Math.ceil(asked / 1000)} s before retrying, longer than the ${Math.round(this.#maxRetryWaitMs / 1000)} s this client waits`;
-        next(err);
-        return;
-      }
-      // Jitter on top of Retry-After too: requests refused together must not all come back together.
-      const delay = asked !== undefined ? asked + this.#jitter(asked) : this.#backoff(state.attempt);
-      const elapsed = Date.now() - state.requestStart;
-      if (elapsed + delay > this.#maxTotalMs) {
-        state.stopReason = `retrying would exceed the ${Math.round(this.#maxTotalMs / 1000)} s bound on one request`;
-        next(err);
-        return;
-      }
-      this.#logAttempt(req.method, logPath, isStatus ? String(status) : (code ?? "error"), state, delay);
+      this.#logAttempt(
+        req.method,
+        logPath,
+        isStatus ? String(status) : (code ?? "error"),
+        state,
+        decision.delayMs,
+      );
       return setTimeout(() => {
-        state.attempt += 1;
-        state.attemptStart = Date.now();
+        this.#nextAttempt(state, decision.counted);
         next(null);
-      }, delay);
+      }, decision.delayMs);
     };
-  }
-
-  /** Up to half the asked wait (at most 1 s) more, at random: never less than the API asked for. */
-  #jitter(askedMs: number): number {
-    return Math.round(Math.random() * Math.min(1_000, askedMs / 2 + 50));
-  }
-
-  /** Exponential backoff with "equal jitter": half fixed, half random, so the waits spread out. */
-  #backoff(attempt: number): number {
-    const ceiling = Math.min(MAX_BACKOFF_MS, this.#backoffBaseMs * 2 ** (attempt - 1));
-    return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
   }
 
   #logAttempt(method: string, path: string, outcome: string, state: AttemptState, retryInMs?: number): void {

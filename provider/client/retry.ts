@@ -1,0 +1,278 @@
+/**
+ * The retry policy, as a pure function: given what failed, how often and for how long, whether to
+ * send the request again and after what wait. It knows no sockets and no clock of its own (the
+ * time and the random source come in), so every rule is tested without a server:
+ *
+ * - what is retried: 429, 502, 503, 504; a connection that was never made (always); a connection
+ *   lost after the request may have been written (only a request that is safe to repeat);
+ * - what is never resent once it may have reached the API: a PATCH with adds, the restore POST
+ *   (a 429 or 503 is a refusal, so those are resent even then; a 502/504 is not: a gateway may have
+ *   passed the request on);
+ * - how long to wait: the API's Retry-After (delta-seconds or an HTTP date) plus jitter, else
+ *   exponential backoff with jitter; every wait at least a floor, so that a Retry-After in the past
+ *   or of zero seconds does not turn into a burst of requests;
+ * - bounds: `maxRetries` resends (a 429 is the API pacing us, not a failure, so it does not count),
+ *   a longest single wait (a longer Retry-After ends the retries) and a total time per request.
+ */
+import { isRefusalStatus, isTransientStatus } from "./errors";
+
+/** The methods of the Domain Management API. */
+export type HttpMethod = "GET" | "PUT" | "PATCH" | "POST";
+
+/**
+ * Whether applying a request twice has the same effect as applying it once, so that it may be
+ * resent after it may have reached the API: GET, PUT, and a PATCH without adds (a second copy of
+ * an add adds the record twice); never the restore POST.
+ *
+ * @example
+ * isReplayable("PATCH", 1); // false: the add could be applied twice
+ * isReplayable("PATCH", 0); // true: updates and deletes by id are idempotent
+ */
+export function isReplayable(method: HttpMethod, adds = 0): boolean {
+  if (method === "GET" || method === "PUT") return true;
+  if (method === "PATCH") return adds === 0;
+  return false;
+}
+
+/**
+ * Network failures that happen before the request is written: it cannot have reached the API, so
+ * even a request that is not safe to repeat may be resent.
+ */
+const NOT_SENT_CODES: ReadonlySet<string> = new Set([
+  "ECONNREFUSED",
+  "EAI_AGAIN",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+/** Of those, the ones that may pass with time (a wrong host name will not). */
+const NOT_SENT_TRANSIENT_CODES: ReadonlySet<string> = new Set([
+  "ECONNREFUSED",
+  "EAI_AGAIN",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+/**
+ * Failures after the request may have been written, including a body cut mid-stream or stalled:
+ * retried only for requests that are safe to repeat, and then always whole (see the transport).
+ */
+const MAYBE_SENT_TRANSIENT_CODES: ReadonlySet<string> = new Set([
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "UND_ERR_SOCKET",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+  "UND_ERR_RES_CONTENT_LENGTH_MISMATCH",
+]);
+
+/**
+ * Whether a network failure with this code may have happened after the request was written
+ * (anything but a connection that was never made). An unknown code counts as maybe sent.
+ *
+ * @example
+ * mayHaveBeenSent("ECONNREFUSED"); // false
+ * mayHaveBeenSent("UND_ERR_SOCKET"); // true
+ */
+export function mayHaveBeenSent(code: string | undefined): boolean {
+  return code === undefined || !NOT_SENT_CODES.has(code);
+}
+
+/** What went wrong with one attempt. */
+export type RetryFailure =
+  /** The API answered with a non-2xx status. */
+  | { type: "status"; status: number; retryAfter?: string | readonly string[] | undefined }
+  /** No (complete) answer: undici's or Node's error code, e.g. `UND_ERR_SOCKET`. */
+  | { type: "network"; code: string | undefined };
+
+/** The facts of a failed attempt that the policy decides on. */
+export interface RetryContext {
+  /** Whether the request is safe to send again once it may have reached the API ({@link isReplayable}). */
+  replayable: boolean;
+  failure: RetryFailure;
+  /** The number of the attempt that failed, from 1. Drives the backoff. */
+  attempt: number;
+  /** How many resends so far counted against `maxRetries` (those after a 429 do not). */
+  countedRetries: number;
+  /** Milliseconds since the first attempt started. */
+  elapsedMs: number;
+  /** The current time, for a Retry-After given as an HTTP date. Default `Date.now()`. */
+  now?: number;
+  /** A random number in [0, 1), for the jitter. Default `Math.random`. */
+  random?: () => number;
+}
+
+/** The bounds and steps of the policy. */
+export interface RetryOptions {
+  /** How many resends are allowed, 429s not counted (`domainapi:maxRetries`). */
+  maxRetries: number;
+  /** The longest single wait; a longer Retry-After ends the retries. */
+  maxRetryWaitMs: number;
+  /** The longest time one request may spend, retries and waits included. */
+  maxTotalMs: number;
+  /** The first backoff step when the API gives no usable Retry-After; it doubles per attempt. */
+  backoffBaseMs: number;
+  /** The largest backoff step. Default 10 s. */
+  maxBackoffMs?: number;
+  /** The shortest wait before any resend. Default {@link MIN_WAIT_MS}. */
+  minWaitMs?: number;
+}
+
+/** The shortest wait before any resend, whatever the API asks: no bursts of requests. */
+export const MIN_WAIT_MS = 100;
+const DEFAULT_MAX_BACKOFF_MS = 10_000;
+
+/** What the policy decided. */
+export type RetryDecision =
+  | {
+      retry: true;
+      /** How long to wait before the resend. */
+      delayMs: number;
+      /** Whether this resend counts against `maxRetries` (false after a 429). */
+      counted: boolean;
+    }
+  | {
+      retry: false;
+      /** Why not, as a clause for an error message. */
+      reason: string;
+      /**
+       * True when the failure is of a kind that is retried but a bound ended the retries (the
+       * reason is then worth telling the user); false when it is never retried.
+       */
+      bounded: boolean;
+    };
+
+const DAY = "(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)";
+const LONG_DAY = "(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)";
+const MONTH = "(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)";
+const TIME = "\\d{2}:\\d{2}:\\d{2}";
+/** The three forms of an HTTP-date (RFC 9110, 5.6.7); anything else is not a date. */
+const IMF_FIXDATE = new RegExp(`^${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT$`);
+const RFC850_DATE = new RegExp(`^${LONG_DAY}, \\d{2}-${MONTH}-\\d{2} ${TIME} GMT$`);
+const ASCTIME_DATE = new RegExp(`^${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4}$`);
+
+/**
+ * Reads a Retry-After header: delta-seconds (`"120"`) or an HTTP date. Returns the wait in
+ * milliseconds (0 for a date in the past), or undefined when the header is absent or is neither
+ * form: `"1.5"` or `"soon"` is not a wait (a lenient date parser would read `"1.5"` as a day in
+ * 2001, a wait of zero), so the caller falls back to its backoff.
+ *
+ * @example
+ * parseRetryAfter("2"); // 2000
+ * parseRetryAfter("Wed, 21 Oct 2015 07:28:00 GMT", Date.parse("2015-10-21T07:27:00Z")); // 60000
+ * parseRetryAfter("1.5"); // undefined
+ */
+export function parseRetryAfter(
+  header: string | readonly string[] | undefined,
+  now = Date.now(),
+): number | undefined {
+  const value = typeof header === "string" ? header : header?.[0];
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  let date: number;
+  if (IMF_FIXDATE.test(text) || RFC850_DATE.test(text)) date = Date.parse(text);
+  else if (ASCTIME_DATE.test(text)) date = Date.parse(`${text} GMT`);
+  else return undefined;
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
+
+/**
+ * Exponential backoff with "equal jitter": half of the step fixed, half random, so that parallel
+ * requests refused together spread out, and none comes back sooner than half the step.
+ *
+ * @example
+ * backoffMs(3, 300, 10_000, () => 0.5); // step 1200: 600 + 0.5 * 600 = 900
+ */
+export function backoffMs(attempt: number, baseMs: number, maxMs: number, random: () => number): number {
+  const step = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
+  return step / 2 + random() * (step / 2);
+}
+
+/**
+ * Up to half the asked wait (at most 1 s) on top of a Retry-After, at random: never less than the
+ * API asked for, and requests refused together do not all come back together.
+ *
+ * @example
+ * retryAfterJitterMs(2000, () => 1); // 1000
+ */
+export function retryAfterJitterMs(askedMs: number, random: () => number): number {
+  return random() * Math.min(1_000, askedMs / 2 + 50);
+}
+
+/** Whether this kind of failure is ever resent for this request; the reason when it is not. */
+function refusal(ctx: RetryContext): string | undefined {
+  const { failure, replayable } = ctx;
+  if (failure.type === "status") {
+    const { status } = failure;
+    if (!isTransientStatus(status)) return `a ${status} answer would be the same again`;
+    // A refusal cannot have applied anything; a gateway's 502/504 may come after it did.
+    if (!replayable && !isRefusalStatus(status)) {
+      return `the request may have been passed on before the ${status}, and repeating it could apply it twice`;
+    }
+    return undefined;
+  }
+  const { code } = failure;
+  if (code !== undefined && NOT_SENT_TRANSIENT_CODES.has(code)) return undefined;
+  if (code === undefined || !MAYBE_SENT_TRANSIENT_CODES.has(code)) {
+    return `${code ?? "this failure"} is not a failure that passes with time`;
+  }
+  return replayable
+    ? undefined
+    : "the request may have reached the API, and repeating it could apply it twice";
+}
+
+/**
+ * Decides whether to resend a request after a failed attempt, and after what wait.
+ *
+ * @example
+ * decideRetry(
+ *   { replayable: true, failure: { type: "status", status: 503 }, attempt: 1, countedRetries: 0, elapsedMs: 40 },
+ *   { maxRetries: 4, maxRetryWaitMs: 60_000, maxTotalMs: 300_000, backoffBaseMs: 300 },
+ * ); // { retry: true, delayMs: 150..300, counted: true }
+ */
+export function decideRetry(ctx: RetryContext, options: RetryOptions): RetryDecision {
+  const random = ctx.random ?? Math.random;
+  const floor = options.minWaitMs ?? MIN_WAIT_MS;
+  const never = refusal(ctx);
+  if (never !== undefined) return { retry: false, reason: never, bounded: false };
+
+  // A 429 is the API pacing us, not failing: waiting it out is bounded by the total time, not by
+  // maxRetries, or a burst of parallel Pulumi steps would give up while the API still admits
+  // requests at its pace.
+  const rateLimited = ctx.failure.type === "status" && ctx.failure.status === 429;
+  if (!rateLimited && ctx.countedRetries >= options.maxRetries) {
+    return {
+      retry: false,
+      reason: `it was resent ${options.maxRetries} time(s), as many as domainapi:maxRetries allows`,
+      bounded: true,
+    };
+  }
+  const asked =
+    ctx.failure.type === "status"
+      ? parseRetryAfter(ctx.failure.retryAfter, ctx.now ?? Date.now())
+      : undefined;
+  if (asked !== undefined && asked > options.maxRetryWaitMs) {
+    return {
+      retry: false,
+      reason:
+        `the API asked to wait ${Math.ceil(asked / 1000)} s before retrying, longer than the ` +
+        `${Math.round(options.maxRetryWaitMs / 1000)} s this client waits`,
+      bounded: true,
+    };
+  }
+  const wait =
+    asked !== undefined
+      ? asked + retryAfterJitterMs(asked, random)
+      : backoffMs(ctx.attempt, options.backoffBaseMs, options.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS, random);
+  const delayMs = Math.round(Math.max(floor, wait));
+  if (ctx.elapsedMs + delayMs > options.maxTotalMs) {
+    return {
+      retry: false,
+      reason: `retrying would exceed the ${Math.round(options.maxTotalMs / 1000)} s bound on one request`,
+      bounded: true,
+    };
+  }
+  return { retry: true, delayMs, counted: !rateLimited };
+}
