@@ -28,11 +28,13 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), ".."
 // The engine's plugin process loads `pulumi-domainapi/impl` by name, so stacks live under a work
 // root that resolves the package through a link, as a user's project does (same as the e2e tests).
 const workRoot = path.join(repoRoot, "test", ".work");
-createRequire(import.meta.url)("../scripts/link-package.cjs").linkPackage(workRoot);
+const links = createRequire(import.meta.url)("../scripts/link-package.cjs");
+links.linkPackage(workRoot);
+links.linkPackage(workRoot, links.engineFloor, "domainapi-engine-floor");
 const load = createRequire(path.join(workRoot, "program.js"));
 
 const domainapi = load("pulumi-domainapi");
-const { EngineFloor } = load("pulumi-domainapi/testing");
+const { EngineFloor } = load("domainapi-engine-floor");
 const impl = load("pulumi-domainapi/impl");
 const { startSandbox } = load("pulumi-domainapi/sandbox");
 const automation = load("@pulumi/pulumi/automation");

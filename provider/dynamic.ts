@@ -8,7 +8,7 @@
  * under 2 KB, holds no secret and no path, and a stack created from one checkout can be
  * updated from another, or after an upgrade of this package.
  *
- * Keep the methods free of captured variables other than the small `records` / `restore` / `floor`
+ * Keep the methods free of captured variables other than the small `records` / `restore`
  * functions and `require`: anything else captured here ends up in every resource's state.
  */
 import type * as pulumi from "@pulumi/pulumi";
@@ -19,13 +19,11 @@ type Handlers = Record<string, (...args: unknown[]) => Promise<never>>;
 
 // One small function per resource kind does the require; the methods only name themselves. Each
 // serialized function costs about 150 bytes of wrapper, so methods whose default behaviour is what
-// we want (read: keep the state as it is) are left out.
+// we want are left out (DomainRestore's read: keep the state as it is).
 const records = (method: string, args: unknown[]) =>
   ((require("pulumi-domainapi/impl") as typeof Impl).records as unknown as Handlers)[method]!(...args);
 const restore = (method: string, args: unknown[]) =>
   ((require("pulumi-domainapi/impl") as typeof Impl).restore as unknown as Handlers)[method]!(...args);
-const floor = (method: string, args: unknown[]) =>
-  ((require("pulumi-domainapi/impl") as typeof Impl).floor as unknown as Handlers)[method]!(...args);
 
 /**
  * The dynamic provider of {@link DnsTemplateRecords}. Exported so that tests and advanced users
@@ -41,6 +39,7 @@ export const dnsTemplateRecordsProvider: Provider = {
   create: (...a) => records("create", a),
   update: (...a) => records("update", a),
   delete: (...a) => records("delete", a),
+  read: (...a) => records("read", a),
 };
 
 /**
@@ -57,14 +56,4 @@ export const domainRestoreProvider: Provider = {
   create: (...a) => restore("create", a),
   update: (...a) => restore("update", a),
   delete: (...a) => restore("delete", a),
-};
-
-/**
- * A provider that only echoes its inputs: the engine's floor. The smoke test and the benchmark that
- * compares a real stack with the cost of the engine alone use it; it goes through the same
- * require-by-name path as the real providers.
- */
-export const engineFloorProvider: Provider = {
-  create: (...a) => floor("create", a),
-  diff: (...a) => floor("diff", a),
 };

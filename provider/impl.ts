@@ -8,6 +8,5 @@ import { attachPluginToEngine } from "./log";
 // Loaded first thing in the engine's plugin process: connect its logging to the engine.
 attachPluginToEngine();
 
-export * as floor from "./floor";
 export * as records from "./records/provider";
 export * as restore from "./restore/provider";

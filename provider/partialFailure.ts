@@ -21,11 +21,12 @@ export class PartialFailure extends Error {
   /**
    * @param inputs the inputs of the operation: their `__provider` is copied into the properties, or
    *   later operations on the resource could not find their provider.
+   * @param cause the error that stopped the work (a DomainApiError with its status and outcome)
    * @example
-   * throw new PartialFailure("2nd PATCH failed: 500", "tpl-1", outputsSoFar, news);
+   * throw new PartialFailure("2nd PATCH failed: 500", "tpl-1", outputsSoFar, news, err);
    */
-  constructor(message: string, id: string, properties: Props, inputs: Props) {
-    super(message);
+  constructor(message: string, id: string, properties: Props, inputs: Props, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
     this.name = "PartialFailure";
     this.id = id;
     this.properties = { ...properties, [PROVIDER_KEY]: inputs[PROVIDER_KEY] };

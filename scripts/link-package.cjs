@@ -13,15 +13,20 @@ const path = require("node:path");
 /** This repository's root. */
 const repoRoot = path.resolve(__dirname, "..");
 
+/** The test-only engine-floor resource, linked beside the package where tests and benchmarks run. */
+const engineFloor = path.join(repoRoot, "test", "fixtures", "engine-floor");
+
 /**
  * @param {string} dir the directory whose `node_modules` gets the link
  * @param {string} [target] the checkout to link to (default: this repository)
+ * @param {string} [name] the package name the link stands for (default: pulumi-domainapi)
  * @returns {string} the link's path
  * @example linkPackage(path.join(repoRoot, "examples"));
+ * @example linkPackage(workRoot, engineFloor, "domainapi-engine-floor");
  */
-function linkPackage(dir, target = repoRoot) {
+function linkPackage(dir, target = repoRoot, name = "pulumi-domainapi") {
   const modules = path.join(dir, "node_modules");
-  const link = path.join(modules, "pulumi-domainapi");
+  const link = path.join(modules, name);
   fs.mkdirSync(modules, { recursive: true });
   const linksToTarget = () => fs.realpathSync(link) === fs.realpathSync(target);
   try {
@@ -38,4 +43,4 @@ function linkPackage(dir, target = repoRoot) {
   return link;
 }
 
-module.exports = { linkPackage, repoRoot };
+module.exports = { engineFloor, linkPackage, repoRoot };

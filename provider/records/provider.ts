@@ -1,265 +1,100 @@
 /**
- * DnsTemplateRecords' provider methods: wires the rules (check), the planner (update) and the
- * client (every request). It holds no HTTP and no planning logic of its own; what it adds is the
- * order of operations and what the state says after each of them, including after a failure.
+ * DnsTemplateRecords' provider methods. Each one reads the same way: decode what the engine hands
+ * it once (`state.ts`), plan once (`plan.ts`, with `safety.ts`), carry the plan out (`apply.ts`
+ * through the client), encode the result once. Nothing here converts records or builds a request.
  */
 import { randomUUID } from "node:crypto";
+import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
-import type { DomainApiClient } from "../client/api";
-import { DomainApiError, isNotFound } from "../client/errors";
+import { DomainApiError } from "../client/errors";
 import { containsUnknown, unknownInputs } from "../engine";
 import * as log from "../log";
 import { PartialFailure } from "../partialFailure";
-import { client } from "../session";
-import { keyRecords } from "./keys";
-import {
-  applyStep,
-  checkSafety,
-  formatSummary,
-  type PatchStep,
-  type Plan,
-  planDelete,
-  planUpdate,
-} from "./plan";
-import {
-  type RecordSpec,
-  type SafetyThreshold,
-  type StateRecord,
-  toUpdateItem,
-  toWireRecord,
-  validateTemplateRecordsInputs,
-} from "./rules";
-import {
-  type CheckedInputs,
-  desiredRecords,
-  type RecordsState,
-  readState,
-  settingsOf,
-  writeOutputs,
-} from "./state";
+import { client, configure as configureSession } from "../session";
+import { Execution } from "./apply";
+import { formatSummary, type Plan, planDelete, planUpdate, planVerify } from "./plan";
+import { checkSafety } from "./safety";
+import { type Decoded, decode, encodeInputs, encodeOutputs, keyDeclared, type Settings } from "./state";
+import { validateTemplateRecordsInputs } from "./validate";
 
 type Props = Record<string, unknown>;
 
-export { configure } from "../session";
+const INPUTS = ["templateId", "records", "purge", "safetyThreshold"];
 
-// ---------------------------------------------------------------------------------------------
-// check
+/** The setting that makes `pulumi refresh` verify the held records (a write request: off by default). */
+export const VERIFY_ON_REFRESH = { config: "domainapi:verifyOnRefresh", env: "DOMAINAPI_VERIFY_ON_REFRESH" };
+
+let verifyOnRefreshConfig: string | undefined;
+
+/** Records the stack config of a `configure()` call: the client's settings and the refresh switch. */
+export function configure(req: pulumi.dynamic.ConfigureRequest): void {
+  configureSession(req);
+  verifyOnRefreshConfig = req.config.get(VERIFY_ON_REFRESH.config);
+}
+
+function verifyOnRefresh(): boolean {
+  const value = (verifyOnRefreshConfig ?? process.env[VERIFY_ON_REFRESH.env] ?? "").trim().toLowerCase();
+  return value === "true" || value === "1" || value === "on" || value === "yes";
+}
 
 /**
  * Validates and canonicalizes the inputs; makes no request. Failures name the property path and
- * how to fix it. On an update, it also applies the safety threshold, so a mass change already
- * stops `pulumi preview`.
+ * how to fix it. Records keep the keys they had in the previous inputs (readable previews), and on
+ * an update the safety threshold applies, so a mass change already stops `pulumi preview`.
  */
 export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
-  const misnamed = unknownInputs(
-    news,
-    ["templateId", "records", "purge", "safetyThreshold"],
-    "DnsTemplateRecords",
-  );
+  const misnamed = unknownInputs(news, INPUTS, "DnsTemplateRecords");
   if (containsUnknown(news)) {
     // Part of the inputs is only known after other resources are created: validate the rest at
     // update time, when the engine calls check again with every value known.
     return misnamed.length > 0 ? { inputs: news, failures: misnamed } : { inputs: news };
   }
-  // A missing list is an error, not an empty one: with purge, "no records" would empty the template.
-  const { inputs: valid, issues } = validateTemplateRecordsInputs({
-    ...news,
-    records: desiredFromKeyed(news.records),
-  });
+  const previous =
+    olds.records !== undefined && olds.templateId === news.templateId ? decode(olds) : undefined;
+  // A program gives a list; the engine may hand back exactly the keyed records check() stored.
+  const restated = previous !== undefined && isDeepStrictEqual(news.records, olds.records);
+  const records = restated ? previous.declared.map(({ key: _key, ...r }) => r) : news.records;
+  const { inputs: valid, issues } = validateTemplateRecordsInputs({ ...news, records });
   const failures = [...misnamed, ...issues];
   if (!valid || failures.length > 0) return { inputs: news, failures };
 
-  const { templateId, records, safetyThreshold } = valid;
-  if (olds.records !== undefined && olds.templateId === templateId) {
-    const current = desiredRecords(olds).map((r, i) => ({ ...r, recordId: `current-${i}` }));
-    const plan = planUpdate(current, records);
-    const refusal = checkSafety(current.length, plan.summary, safetyThreshold);
+  const { declared, changes } = keyDeclared(valid.records, previous?.declared ?? []);
+  if (previous !== undefined) {
+    const refusal = checkSafety(previous.declared.length, changes, valid.safetyThreshold);
     if (refusal) return { inputs: news, failures: [{ property: "records", reason: refusal }] };
   }
-
-  const inputs: CheckedInputs = {
-    templateId,
-    records: keyRecords(records),
-    purge: settingsOf(news).purge,
-    safetyThreshold,
-  };
-  return { inputs: { ...inputs } };
-}
-
-/** Records as a list: the program gives an array; stored inputs (re-checked by the engine) are keyed. */
-function desiredFromKeyed(raw: unknown): unknown {
-  if (typeof raw === "object" && raw !== null && !Array.isArray(raw)) return Object.values(raw);
-  return raw;
-}
-
-// ---------------------------------------------------------------------------------------------
-// diff
-
-function sameThreshold(a: SafetyThreshold | false, b: SafetyThreshold | false): boolean {
-  if (a === false || b === false) return a === b;
-  return a.minExistingRecords === b.minExistingRecords && a.maxChangePercent === b.maxChangePercent;
+  const { records: _records, ...settings } = valid;
+  return { inputs: { ...encodeInputs(settings, declared) } };
 }
 
 /** A new template is a new resource; anything else about the records is an update. */
 export async function diff(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
-  if (containsUnknown(news.templateId)) return { changes: true, replaces: ["templateId"] };
-  if (olds.templateId !== news.templateId) return { changes: true, replaces: ["templateId"] };
+  if (containsUnknown(news.templateId) || olds.templateId !== news.templateId) {
+    return { changes: true, replaces: ["templateId"] };
+  }
   if (containsUnknown(news)) return { changes: true };
-  const state = readState(olds);
-  const wanted = settingsOf(news);
-  const plan = planUpdate(state.records, desiredRecords(news));
-  const changes =
-    plan.steps.length > 0 ||
-    state.untrackedAdds ||
-    state.purge !== wanted.purge ||
-    !sameThreshold(state.safetyThreshold, wanted.safetyThreshold);
-  return { changes };
-}
-
-// ---------------------------------------------------------------------------------------------
-// create / update / delete
-
-/** Thrown from inside the step runner; carries the state reached before the failure. */
-class StepFailure extends Error {
-  readonly state: StateRecord[];
-  readonly untrackedAdds: boolean;
-  constructor(message: string, state: StateRecord[], untrackedAdds: boolean) {
-    super(message);
-    this.state = state;
-    this.untrackedAdds = untrackedAdds;
+  const old = decode(olds);
+  const wanted = decode(news);
+  if (old.untracked.length > 0 && wanted.settings.purge) {
+    log.info(`template ${wanted.settings.templateId}: ${rewriteSummary(wanted)}`);
+    return { changes: true };
   }
+  const plan = planUpdate(old.held, wanted.declared, wanted.settings);
+  // The preview shows the plan as `up` will carry it out: diff is the one method a preview calls.
+  if (plan.requests.length > 0) announce(wanted.settings.templateId, plan);
+  const settingsChanged =
+    old.settings.purge !== wanted.settings.purge ||
+    !isDeepStrictEqual(old.settings.safetyThreshold, wanted.settings.safetyThreshold);
+  return { changes: plan.requests.length > 0 || old.untracked.length > 0 || settingsChanged };
 }
 
-function checkedInputs(inputs: Props): CheckedInputs {
-  return {
-    templateId: String(inputs.templateId),
-    records: keyRecords(desiredRecords(inputs)),
-    ...settingsOf(inputs),
-  };
-}
-
-function templateGone(templateId: string): string {
-  return (
-    `DNS template "${templateId}" does not exist (the API answered 404). ` +
-    `Recreate the template at the registrar, or point templateId at an existing template.`
-  );
-}
-
-function describeFailure(err: unknown, templateId: string): string {
-  if (err instanceof DomainApiError && err.outcome === "unknown") {
-    return (
-      `${err.message}. The record being added may or may not exist in template "${templateId}" now. ` +
-      "Run `pulumi up` again: with purge (the default) the template is then rewritten with one PUT, which " +
-      "removes any untracked copy; with purge: false, check the template for a duplicate first."
-    );
-  }
-  return err instanceof Error ? err.message : String(err);
-}
-
-function singleStep(body: PatchStep["body"], parts: Partial<Omit<PatchStep, "body">>): PatchStep {
-  return {
-    body,
-    updates: parts.updates ?? [],
-    dels: parts.dels ?? [],
-    ...(parts.add ? { add: parts.add } : {}),
-  };
-}
-
-/**
- * Sends a plan's steps in order. A 404 on a step that deletes or updates means some record
- * vanished outside Pulumi (the API validates a PATCH as a whole); the items are then sent one at a
- * time to find which: a vanished `del` is done, a vanished `update` becomes an `add`.
- */
-async function runSteps(
-  api: DomainApiClient,
-  templateId: string,
-  current: StateRecord[],
-  steps: PatchStep[],
-): Promise<StateRecord[]> {
-  let state = current;
-  const send = async (step: PatchStep): Promise<void> => {
-    const ids = await api.patchRecords(templateId, step.body);
-    state = applyStep(state, step, ids);
-  };
-  try {
-    for (const step of steps) {
-      try {
-        await send(step);
-      } catch (err) {
-        if (!isNotFound(err)) throw err;
-        if (step.dels.length === 0 && step.updates.length === 0) throw new Error(templateGone(templateId));
-        const readd: RecordSpec[] = [];
-        const vanished: string[] = [];
-        for (const del of step.dels) {
-          try {
-            await send(singleStep({ del: [{ record_id: del.recordId }] }, { dels: [del] }));
-          } catch (e) {
-            if (!isNotFound(e)) throw e;
-            vanished.push(`${del.name} ${del.type} ${del.content} (${del.recordId}, was to be deleted)`);
-            state = state.filter((r) => r.recordId !== del.recordId);
-          }
-        }
-        for (const upd of step.updates) {
-          try {
-            await send(singleStep({ update: [toUpdateItem(upd.from.recordId, upd.to)] }, { updates: [upd] }));
-          } catch (e) {
-            if (!isNotFound(e)) throw e;
-            vanished.push(
-              `${upd.from.name} ${upd.from.type} ${upd.from.content} (${upd.from.recordId}, added again)`,
-            );
-            state = state.filter((r) => r.recordId !== upd.from.recordId);
-            readd.push(upd.to);
-          }
-        }
-        if (vanished.length > 0) {
-          const all = vanished.length === step.dels.length + step.updates.length;
-          const hint = all
-            ? " (none of them exists any more: the template itself may have been removed)"
-            : "";
-          log.warn(`template ${templateId}: records removed outside Pulumi${hint}: ${vanished.join("; ")}`);
-        }
-        for (const add of [...(step.add ? [step.add] : []), ...readd]) {
-          try {
-            await send(singleStep({ add: [toWireRecord(add)] }, { add }));
-          } catch (e) {
-            if (isNotFound(e)) throw new Error(templateGone(templateId));
-            throw e;
-          }
-        }
-      }
-    }
-  } catch (err) {
-    const untracked = err instanceof DomainApiError && err.outcome === "unknown";
-    throw new StepFailure(describeFailure(err, templateId), state, untracked);
-  }
-  return state;
-}
-
-function resourceId(inputs: CheckedInputs): string {
-  // With purge the resource owns its template, so the template id is the resource's identity;
-  // without it several resources may share one template.
-  return inputs.purge ? inputs.templateId : `${inputs.templateId}/${randomUUID().slice(0, 8)}`;
-}
-
-async function replaceAll(
-  api: DomainApiClient,
-  templateId: string,
-  desired: RecordSpec[],
-): Promise<StateRecord[]> {
-  try {
-    const ids = await api.putRecords(templateId, desired.map(toWireRecord));
-    return desired.map((r, i) => ({ ...r, recordId: ids[i] as string }));
-  } catch (err) {
-    if (isNotFound(err)) throw new Error(templateGone(templateId));
-    throw err;
-  }
-}
-
-function announce(templateId: string, plan: Plan): string {
-  const summary = formatSummary(plan.summary);
+function announce(templateId: string, plan: Plan): void {
   const lines = plan.corrections.map((c) => `  ${c.message}`);
-  log.info([`template ${templateId}: ${summary}`, ...lines].join("\n"));
-  return summary;
+  log.info([`template ${templateId}: ${formatSummary(plan.summary)}`, ...lines].join("\n"));
+}
+
+function rewriteSummary(wanted: Decoded): string {
+  return `${wanted.declared.length} records rewritten with one PUT after an earlier add of unknown outcome`;
 }
 
 /**
@@ -271,82 +106,119 @@ function putSummary(creates: number): string {
   return `${creates} to create (1 request: a PUT, which replaces whatever records the template held)`;
 }
 
+function resourceId(settings: Settings): string {
+  // With purge the resource owns its template, so the template id is the resource's identity;
+  // without it several resources may share one template.
+  return settings.purge ? settings.templateId : `${settings.templateId}/${randomUUID().slice(0, 8)}`;
+}
+
+/**
+ * The error the engine shows for a failure part-way: the API's error (status, outcome, its words)
+ * with what to do next, the state reached so far, and the API's error as its `cause`.
+ */
+function partialFailure(
+  err: unknown,
+  id: string,
+  run: Execution,
+  settings: Settings,
+  summary: string,
+  inputs: Props,
+) {
+  const outputs = encodeOutputs(settings, run.held, `failed: ${summary}`, run.untracked);
+  return new PartialFailure(describeFailure(err, settings), id, { ...outputs }, inputs, err);
+}
+
+function describeFailure(err: unknown, settings: Settings): string {
+  const message = err instanceof Error ? err.message : String(err);
+  if (!(err instanceof DomainApiError)) return message;
+  const facts = `[${err.code}${err.status !== undefined ? `, HTTP ${err.status}` : ""}, outcome: ${err.outcome}]`;
+  if (err.outcome === "unknown" && err.method === "PATCH") {
+    const next = settings.purge
+      ? "Run `pulumi up` again: the template is then rewritten with one PUT, which removes any untracked copy."
+      : "It is not added again automatically (that could add it twice): check the template, and remove a duplicate by hand if there is one.";
+    return `${message} ${facts} The record being added may or may not exist in template "${settings.templateId}" now. ${next}`;
+  }
+  return `${message} ${facts}`;
+}
+
 /** Create: one PUT of every record, or with `purge: false`, one PATCH per added record. */
 export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
-  const checked = checkedInputs(inputs);
-  const desired = desiredRecords(inputs);
-  const api = client();
-  const id = resourceId(checked);
-  if (checked.purge) {
-    const state = await replaceAll(api, checked.templateId, desired);
-    const summary = putSummary(desired.length);
-    log.info(`template ${checked.templateId}: ${summary}`);
-    return { id, outs: writeOutputs(checked, state, summary) };
+  const { settings, declared } = decode(inputs);
+  const id = resourceId(settings);
+  const run = new Execution(client(), settings.templateId, [], []);
+  if (settings.purge) {
+    await run.rewrite(declared);
+    const summary = putSummary(declared.length);
+    log.info(`template ${settings.templateId}: ${summary}`);
+    return { id, outs: encodeOutputs(settings, run.held, summary) };
   }
-  const plan = planUpdate([], desired);
-  const summary = announce(checked.templateId, plan);
+  const plan = planUpdate([], declared, settings);
+  const summary = formatSummary(plan.summary);
+  announce(settings.templateId, plan);
   try {
-    const state = await runSteps(api, checked.templateId, [], plan.steps);
-    return { id, outs: writeOutputs(checked, state, summary) };
+    await run.carryOut(plan, declared, settings);
   } catch (err) {
-    if (!(err instanceof StepFailure)) throw err;
-    if (err.state.length === 0 && !err.untrackedAdds) throw new Error(err.message);
-    const outputs = writeOutputs(checked, err.state, `failed: ${summary}`, err.untrackedAdds);
-    throw new PartialFailure(err.message, id, { ...outputs }, inputs);
+    if (run.held.length === 0 && run.untracked.length === 0) throw err;
+    throw partialFailure(err, id, run, settings, summary, inputs);
   }
+  return { id, outs: encodeOutputs(settings, run.held, summary, run.untracked) };
 }
 
-/** Update: the planner's minimal PATCH plan; unchanged records keep their ids. */
+/** Update: the planner's minimal PATCH plan, verified; unchanged records keep their ids. */
 export async function update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
-  const old: RecordsState = readState(olds);
-  const checked = checkedInputs(news);
-  const desired = desiredRecords(news);
-  const api = client();
-  if (old.untrackedAdds && checked.purge) {
-    // An earlier add may have landed without us learning its id; only a full rewrite is sure to
-    // leave the template exactly as declared.
-    const state = await replaceAll(api, checked.templateId, desired);
-    const summary = `${desired.length} records rewritten with one PUT after an earlier add of unknown outcome`;
-    log.info(`template ${checked.templateId}: ${summary}`);
-    return { outs: writeOutputs(checked, state, summary) };
-  }
-  const plan = planUpdate(old.records, desired);
-  const summary = announce(checked.templateId, plan);
+  const old = decode(olds);
+  const wanted = decode(news);
+  const { settings, declared } = wanted;
+  const run = new Execution(client(), settings.templateId, old.held, old.untracked);
+  // An earlier add may have landed without us learning its id; with purge, only a full rewrite is
+  // sure to leave the template exactly as declared.
+  const rewrite = old.untracked.length > 0 && settings.purge;
+  const plan = rewrite ? undefined : planUpdate(old.held, declared, settings);
+  const summary = plan ? formatSummary(plan.summary) : rewriteSummary(wanted);
   try {
-    const state = await runSteps(api, checked.templateId, old.records, plan.steps);
-    return { outs: writeOutputs(checked, state, summary) };
+    if (plan) await run.carryOut(plan, declared, settings);
+    else await run.rewrite(declared);
   } catch (err) {
-    if (!(err instanceof StepFailure)) throw err;
-    const outputs = writeOutputs(
-      checked,
-      err.state,
-      `failed: ${summary}`,
-      err.untrackedAdds || old.untrackedAdds,
-    );
-    throw new PartialFailure(err.message, id, { ...outputs }, news);
+    throw partialFailure(err, id, run, settings, summary, news);
   }
+  if (run.untracked.length > 0) {
+    log.warn(
+      `template ${settings.templateId}: ${run.untracked.length} add(s) of unknown outcome may have created records this resource does not track: ` +
+        `${run.untracked.join("; ")}. With purge: false they are never added again automatically; check the template for duplicates.`,
+    );
+  }
+  return { outs: encodeOutputs(settings, run.held, summary, run.untracked) };
 }
 
-/** Delete: one PATCH removing the records this resource holds; what is already gone is skipped. */
+/** Delete: one PATCH removing the records this resource holds; what is already gone is done. */
 export async function delete_(_id: string, props: Props): Promise<void> {
-  const old = readState(props);
-  const api = client();
-  if (old.untrackedAdds && old.purge) {
-    try {
-      await api.putRecords(old.templateId, []);
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-      log.info(`template ${old.templateId} no longer exists; nothing left to remove`);
-    }
+  const { settings, held, untracked } = decode(props);
+  const run = new Execution(client(), settings.templateId, held, untracked);
+  if (untracked.length > 0 && settings.purge) {
+    // Only emptying the template removes a record whose add's answer was lost.
+    await run.rewrite([]).catch((err: unknown) => {
+      if (!(err instanceof DomainApiError && err.code === "DOMAINAPI_TEMPLATE_NOT_FOUND")) throw err;
+      log.info(`template ${settings.templateId} no longer exists; nothing left to remove`);
+    });
     return;
   }
-  const plan = planDelete(old.records);
-  if (plan.steps.length === 0) return;
-  try {
-    await runSteps(api, old.templateId, old.records, plan.steps);
-  } catch (err) {
-    throw new Error(err instanceof Error ? err.message : String(err));
-  }
+  await run.remove(planDelete(held));
 }
 export { delete_ as delete };
-// No `read`: the API has no GET for records, and without one the engine keeps the state as it is.
+
+/**
+ * Read (`pulumi refresh`): with `domainapi:verifyOnRefresh` on, one request re-states every held
+ * record with its values; records found gone leave the state, so the next preview shows them as
+ * to be created. Off (the default), the state is kept as it is and nothing is sent.
+ */
+export async function read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
+  if (!verifyOnRefresh()) return { id, props };
+  const { settings, held, untracked } = decode(props);
+  const run = new Execution(client(), settings.templateId, held, untracked);
+  const [request] = planVerify(held).requests;
+  if (request === undefined) return { id, props };
+  const vanished = await run.verify(request);
+  if (vanished.length === 0) return { id, props };
+  const outputs = encodeOutputs(settings, run.held, String(props.lastPlan ?? ""), run.untracked);
+  return { id, props: { ...props, ...outputs } };
+}

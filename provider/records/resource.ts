@@ -5,8 +5,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { RecordType } from "../client/wire";
 import { dnsTemplateRecordsProvider } from "../dynamic";
-import type { RecordSpec } from "./rules";
-import { joinRecordIds } from "./state";
+import type { RecordSpec } from "./model";
+import { recordsOfOutputs } from "./state";
 
 /**
  * One DNS record of a template, as declared in a program.
@@ -111,7 +111,7 @@ export class DnsTemplateRecords extends pulumi.dynamic.Resource {
     const stored = this as unknown as { records: pulumi.Output<unknown>; ids: pulumi.Output<unknown> };
     const joined = pulumi
       .all([stored.records, stored.ids])
-      .apply(([records, ids]) => joinRecordIds(records, ids));
+      .apply(([records, ids]) => recordsOfOutputs(records, ids));
     Object.defineProperty(this, "records", { value: joined, enumerable: true });
     Object.defineProperty(this, "recordIds", {
       value: joined.apply((rs) => rs.map((r) => r.recordId)),

@@ -1,29 +1,38 @@
 /**
- * The shape DnsTemplateRecords keeps in the Pulumi state, and conversions to and from it.
+ * The one decoder of what the engine hands DnsTemplateRecords' provider methods (stored inputs and
+ * outputs of every shape ever written) and the one encoder back; and the keys that make previews
+ * readable.
  *
- * Records are stored keyed (`{"www/CNAME": {...}}`), not as an array: the engine diffs arrays
- * index by index, so one record inserted near the top of a sorted array would show every later
- * record as changed in `pulumi preview --diff`. Keyed, one changed record reads as one change.
- * Record ids sit in a parallel keyed map (`ids`), so the records of the outputs and of the checked
- * inputs have the same shape and an unchanged record shows no difference at all.
+ * Records are stored keyed (`{"www/CNAME": {...}}`), not as an array: the engine diffs arrays index
+ * by index, so one record inserted near the top would show every later record as changed in
+ * `pulumi preview --diff`. Record ids sit in a parallel keyed map (`ids`), so the records of the
+ * outputs and of the checked inputs have the same shape and an unchanged record shows no
+ * difference at all.
+ *
+ * A record keeps its key for as long as it lives: `check()` pairs the declared records with the
+ * previous ones exactly as the planner pairs them, and a record that the plan keeps or updates in
+ * place inherits its key. So every correction of a plan is exactly one entry of the preview (an
+ * update one `~`, a create one `+`, a delete one `-`), whatever happens to its siblings. New
+ * records get the most readable key not in use: `name/type`, else `name/type/content`, else that
+ * with its numbers, else a `#2`, `#3` suffix.
  *
  * Pure: no HTTP, no Pulumi.
  */
-import { keyRecords, unkeyRecords } from "./keys";
-import {
-  canonicalOrder,
-  DEFAULT_SAFETY_THRESHOLD,
-  type RecordSpec,
-  type SafetyThreshold,
-  type StateRecord,
-} from "./rules";
+import { isPlainObject } from "../values";
+import { canonicalOrder, normalizeRecord, numberFieldsOf, type RecordSpec } from "./model";
+import { type HeldRecord, type KeyedRecord, pairRecords } from "./plan";
+import { DEFAULT_SAFETY_THRESHOLD, type SafetyThreshold } from "./safety";
 
-/** What `check()` returns and the engine stores as the resource's inputs. */
-export interface CheckedInputs {
+/** The settings of a resource, with their defaults applied. */
+export interface Settings {
   templateId: string;
-  records: Record<string, RecordSpec>;
   purge: boolean;
   safetyThreshold: SafetyThreshold | false;
+}
+
+/** What `check()` returns and the engine stores as the resource's inputs. */
+export interface CheckedInputs extends Settings {
+  records: Record<string, RecordSpec>;
 }
 
 /** What the resource's outputs hold (besides the engine's `__provider`). */
@@ -34,107 +43,230 @@ export interface RecordsOutputs extends CheckedInputs {
   lastPlan: string;
   /**
    * Set when an add may have reached the API without us learning its id (the connection broke
-   * after the request was sent). With `purge`, the next update rewrites the template with one PUT,
-   * which removes any such untracked record.
+   * after the request was sent, or its answer could not be matched to it). With `purge`, the next
+   * update rewrites the template with one PUT, which removes any such untracked record.
    */
-  untrackedAdds?: boolean;
+  untrackedAdds?: true;
+  /** The records whose adds are of unknown outcome, as they read in messages. */
+  untrackedRecords?: string[];
 }
 
-/** A resource's state as the provider works with it. */
-export interface RecordsState {
-  templateId: string;
-  purge: boolean;
-  safetyThreshold: SafetyThreshold | false;
-  records: StateRecord[];
-  untrackedAdds: boolean;
+/** Everything a provider method needs of the engine's properties, decoded once. */
+export interface Decoded {
+  settings: Settings;
+  /** The declared records, keyed (from checked inputs; from outputs, the records they hold). */
+  declared: KeyedRecord[];
+  /** The records the resource holds, with ids and keys (from outputs; none from inputs). */
+  held: HeldRecord[];
+  /** Adds of unknown outcome, as they read in messages (empty when there are none). */
+  untracked: string[];
 }
 
 type Props = Record<string, unknown>;
 
-function isRecordMap(value: unknown): value is Record<string, RecordSpec> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Desired records of checked inputs, in canonical order (an array is accepted too). */
-export function desiredRecords(inputs: Props): RecordSpec[] {
-  const records = inputs.records;
-  if (Array.isArray(records)) return canonicalOrder(records.map((r) => stripId(r as StateRecord)));
-  if (isRecordMap(records)) return unkeyRecords(records);
-  return [];
-}
-
-function stripId(r: StateRecord | RecordSpec): RecordSpec {
-  const { recordId: _id, ...spec } = r as StateRecord;
-  return spec;
-}
-
-/**
- * `purge` and `safetyThreshold` of checked inputs or of outputs, with their defaults: purge unless
- * it is `false`, the default threshold when there is none (a state written before the threshold
- * existed had the default behaviour).
- *
- * @example
- * settingsOf({ purge: false }); // { purge: false, safetyThreshold: DEFAULT_SAFETY_THRESHOLD }
- */
-export function settingsOf(props: Props): Pick<CheckedInputs, "purge" | "safetyThreshold"> {
+function settingsOf(props: Props): Settings {
   return {
+    templateId: String(props.templateId ?? ""),
     purge: props.purge !== false,
     safetyThreshold: (props.safetyThreshold ?? DEFAULT_SAFETY_THRESHOLD) as SafetyThreshold | false,
   };
 }
 
-/**
- * Reads a resource's outputs. Besides the keyed shape, it accepts the array shape
- * (`records: [{ ..., recordId }]`) of a state written before records were keyed.
- */
-export function readState(outputs: Props): RecordsState {
-  const base = {
-    templateId: String(outputs.templateId ?? ""),
-    ...settingsOf(outputs),
-    untrackedAdds: outputs.untrackedAdds === true,
-  };
-  const records = outputs.records;
-  if (Array.isArray(records)) {
-    return { ...base, records: canonicalOrder(records as StateRecord[]) };
-  }
-  const ids = isRecordMap(outputs.ids) ? (outputs.ids as unknown as Record<string, string>) : {};
-  const state: StateRecord[] = [];
-  if (isRecordMap(records)) {
-    for (const [key, record] of Object.entries(records)) {
-      const recordId = ids[key];
-      if (recordId !== undefined) state.push({ ...record, recordId });
-    }
-  }
-  return { ...base, records: canonicalOrder(state) };
+/** A stored record, normalized: stored values are our own, written by an earlier version maybe. */
+function specOf(raw: unknown): RecordSpec {
+  const r = raw as RecordSpec;
+  return normalizeRecord({
+    ...r,
+    name: String(r.name),
+    type: String(r.type).toUpperCase() as RecordSpec["type"],
+  });
 }
 
-/** Builds the outputs for a state. */
-export function writeOutputs(
-  inputs: CheckedInputs,
-  records: StateRecord[],
-  lastPlan: string,
-  untrackedAdds = false,
-): RecordsOutputs {
-  const keyed = keyRecords(canonicalOrder(records));
-  const outRecords: Record<string, RecordSpec> = {};
-  const ids: Record<string, string> = {};
-  for (const [key, record] of Object.entries(keyed)) {
-    outRecords[key] = stripId(record);
-    ids[key] = record.recordId;
+function untrackedOf(props: Props): string[] {
+  if (Array.isArray(props.untrackedRecords)) return props.untrackedRecords.map(String);
+  return props.untrackedAdds === true ? ["an add whose answer was lost"] : [];
+}
+
+/**
+ * Decodes the properties the engine hands a method: checked inputs (keyed records), outputs
+ * (keyed records with a parallel `ids` map), or a state written before records were keyed
+ * (`records: [{ ..., recordId }]`). Records come back normalized and in canonical order.
+ *
+ * @example
+ * const { settings, held } = decode(olds);
+ * const { declared } = decode(news);
+ */
+export function decode(props: Props): Decoded {
+  const settings = settingsOf(props);
+  const untracked = untrackedOf(props);
+  const raw = props.records;
+  if (Array.isArray(raw)) {
+    // The earlier array shape: records with their ids, keyed now as they were then.
+    const keyed = keyRecords(
+      raw.map((r) => ({ ...specOf(r), recordId: (r as { recordId?: unknown }).recordId })),
+    );
+    const declared = Object.entries(keyed).map(([key, { recordId: _id, ...r }]) => ({ ...r, key }));
+    const held = Object.entries(keyed)
+      .filter(([, r]) => typeof r.recordId === "string")
+      .map(([key, r]) => ({ ...r, recordId: r.recordId as string, key }));
+    return { settings, declared: canonicalOrder(declared), held: canonicalOrder(held), untracked };
   }
-  const outputs: RecordsOutputs = {
-    templateId: inputs.templateId,
-    records: outRecords,
-    purge: inputs.purge,
-    safetyThreshold: inputs.safetyThreshold,
-    ids,
-    lastPlan,
-  };
-  if (untrackedAdds) outputs.untrackedAdds = true;
+  const records = isPlainObject(raw) ? raw : {};
+  const ids = isPlainObject(props.ids) ? props.ids : {};
+  const declared: KeyedRecord[] = [];
+  const held: HeldRecord[] = [];
+  for (const [key, value] of Object.entries(records)) {
+    const record = { ...specOf(value), key };
+    declared.push(record);
+    const recordId = ids[key];
+    if (typeof recordId === "string") held.push({ ...record, recordId });
+  }
+  return { settings, declared: canonicalOrder(declared), held: canonicalOrder(held), untracked };
+}
+
+function keyedMap<T extends RecordSpec & { key: string }>(records: readonly T[]): Record<string, T> {
+  const map: Record<string, T> = {};
+  for (const r of canonicalOrder(records)) {
+    let key = r.key;
+    // Two records can only share a key in a state that was partly applied; keep both.
+    for (let n = 2; key in map; n++) key = `${r.key}#${n}`;
+    map[key] = r;
+  }
+  return map;
+}
+
+/**
+ * The checked inputs `check()` returns: settings with defaults, records keyed.
+ *
+ * @example
+ * encodeInputs(settings, keyDeclared(records, decode(olds).declared));
+ */
+export function encodeInputs(settings: Settings, declared: readonly KeyedRecord[]): CheckedInputs {
+  const records: Record<string, RecordSpec> = {};
+  for (const [key, r] of Object.entries(keyedMap(declared))) records[key] = normalizeRecord(r);
+  return { ...settings, records };
+}
+
+/**
+ * The outputs of a create or update: settings, the held records keyed with their ids beside them,
+ * the summary, and the adds of unknown outcome, if any.
+ *
+ * @example
+ * return { outs: encodeOutputs(settings, held, "1 to create, ... (1 request)") };
+ */
+export function encodeOutputs(
+  settings: Settings,
+  held: readonly HeldRecord[],
+  lastPlan: string,
+  untracked: readonly string[] = [],
+): RecordsOutputs {
+  const records: Record<string, RecordSpec> = {};
+  const ids: Record<string, string> = {};
+  for (const [key, r] of Object.entries(keyedMap(held))) {
+    records[key] = normalizeRecord(r);
+    ids[key] = r.recordId;
+  }
+  const outputs: RecordsOutputs = { ...settings, records, ids, lastPlan };
+  if (untracked.length > 0) {
+    outputs.untrackedAdds = true;
+    outputs.untrackedRecords = [...untracked];
+  }
   return outputs;
 }
 
-/** The records of outputs joined with their ids, canonical order: what the resource class exposes. */
-export function joinRecordIds(records: unknown, ids: unknown): StateRecord[] {
-  return readState({ records, ids }).records;
+/**
+ * The records of outputs joined with their ids, in canonical order: what the resource class
+ * exposes to programs.
+ *
+ * @example
+ * recordsOfOutputs({ "www/A": { name: "www", type: "A", content: "192.0.2.1" } }, { "www/A": "r1" });
+ * // [{ name: "www", type: "A", content: "192.0.2.1", recordId: "r1" }]
+ */
+export function recordsOfOutputs(records: unknown, ids: unknown): Array<RecordSpec & { recordId: string }> {
+  return decode({ records, ids }).held.map(({ key: _key, ...r }) => r);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Keys
+
+function candidateKeys(r: RecordSpec): string[] {
+  const coarse = `${r.name}/${r.type}`;
+  const numbers = numberFieldsOf(r.type)
+    .map((field) => r[field])
+    .filter((value) => value !== undefined);
+  const candidates = [coarse, `${coarse}/${r.content}`];
+  if (numbers.length > 0) candidates.push(`${coarse}/${[...numbers, r.content].join(" ")}`);
+  return candidates;
+}
+
+function freshKey(r: RecordSpec, used: Set<string>): string {
+  const candidates = candidateKeys(r);
+  let key = candidates.find((k) => !used.has(k));
+  const base = candidates[candidates.length - 1]!;
+  for (let n = 2; key === undefined; n++) if (!used.has(`${base}#${n}`)) key = `${base}#${n}`;
+  used.add(key);
+  return key;
+}
+
+/**
+ * Gives each record of a first declaration a key unique within `records`: `name/type` when no
+ * other record has that name and type, else `name/type/<content>`, else with its numbers too;
+ * exact duplicates (possible only among held records, with different ids) get `#2`, `#3`...
+ *
+ * @example
+ * keyRecords([{ name: "@", type: "MX", content: "mx1.example.net", priority: 10 }, { name: "www", type: "CNAME", content: "{domainname}." }]);
+ * // { "@/MX": ..., "www/CNAME": ... }
+ */
+export function keyRecords<T extends RecordSpec>(records: readonly T[]): Record<string, T> {
+  const ordered = canonicalOrder(records);
+  const coarse = Map.groupBy(ordered, (r) => `${r.name}/${r.type}`);
+  const withContent = Map.groupBy(ordered, (r) => `${r.name}/${r.type}/${r.content}`);
+  const keyed: Record<string, T> = {};
+  const used = new Set<string>();
+  for (const r of ordered) {
+    const [byName, byContent, byNumbers] = candidateKeys(r);
+    const base =
+      coarse.get(byName!)!.length === 1
+        ? byName!
+        : withContent.get(byContent!)!.length === 1
+          ? byContent!
+          : (byNumbers ?? byContent!);
+    let key = base;
+    for (let n = 2; used.has(key); n++) key = `${base}#${n}`;
+    used.add(key);
+    keyed[key] = r;
+  }
+  return keyed;
+}
+
+/**
+ * Keys the declared records of a check: a record the planner pairs with a previous one (kept, or
+ * updated in place) inherits that record's key; a new record gets the most readable key that no
+ * previous or inherited key uses, so it can never be mistaken for a record that was deleted.
+ * Without previous records, {@link keyRecords}.
+ *
+ * Also returns how many previous records the change updates and deletes, for the safety check.
+ *
+ * @param previous the declared records of the previous inputs, keyed
+ * @example
+ * const { declared, changes } = keyDeclared(validated.records, decode(olds).declared);
+ */
+export function keyDeclared(
+  records: readonly RecordSpec[],
+  previous: readonly KeyedRecord[],
+): { declared: KeyedRecord[]; changes: { updates: number; deletes: number } } {
+  if (previous.length === 0) {
+    const declared = Object.entries(keyRecords(records)).map(([key, r]) => ({ ...r, key }));
+    return { declared, changes: { updates: 0, deletes: 0 } };
+  }
+  const asHeld = previous.map((r) => ({ ...r, recordId: `key:${r.key}` }));
+  const pairing = pairRecords(asHeld, records);
+  const used = new Set(previous.map((r) => r.key));
+  const keyed: KeyedRecord[] = [];
+  for (const { from, to } of [...pairing.unchanged, ...pairing.updates]) keyed.push({ ...to, key: from.key });
+  for (const r of pairing.adds) keyed.push({ ...r, key: freshKey(r, used) });
+  return {
+    declared: canonicalOrder(keyed),
+    changes: { updates: pairing.updates.length, deletes: pairing.dels.length },
+  };
 }

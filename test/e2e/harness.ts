@@ -31,11 +31,16 @@ export const workRoot = path.join(repoRoot, "test", ".work");
  * default this repository). The one helper the harness, the benchmarks and scripts/run-program.mjs
  * share: scripts/link-package.cjs.
  */
-export const linkPackage: (dir: string, target?: string) => string = createRequire(__filename)(
-  path.join(repoRoot, "scripts", "link-package.cjs"),
-).linkPackage;
+const links = createRequire(__filename)(path.join(repoRoot, "scripts", "link-package.cjs")) as {
+  linkPackage: (dir: string, target?: string, name?: string) => string;
+  engineFloor: string;
+};
+export const linkPackage: (dir: string, target?: string) => string = (dir, target) =>
+  links.linkPackage(dir, target);
 
 linkPackage(workRoot);
+// The test-only engine-floor resource, loaded by name like the package (test/fixtures/engine-floor).
+links.linkPackage(workRoot, links.engineFloor, "domainapi-engine-floor");
 const load = createRequire(path.join(workRoot, "program.js"));
 
 /** Loads a module by name as a user's program would (natively, not through vitest's transform). */

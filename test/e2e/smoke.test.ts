@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestStack, requireFromWork, type TestStack, typeToken } from "./harness";
 
-type Testing = typeof import("../../provider/testing");
+type Floor = {
+  EngineFloor: new (name: string, args: Record<string, unknown>) => { urn: unknown };
+};
 
 describe("real Pulumi engine smoke test (thin-shim dynamic resource)", () => {
   let s: TestStack;
   beforeAll(async () => {
-    const { EngineFloor } = requireFromWork<Testing>("pulumi-domainapi/testing");
+    const { EngineFloor } = requireFromWork<Floor>("domainapi-engine-floor");
     s = await createTestStack({
       program: async () => {
         const r = new EngineFloor("probe", { value: "hello" });
@@ -28,7 +30,8 @@ describe("real Pulumi engine smoke test (thin-shim dynamic resource)", () => {
     const provider = String(resource?.inputs?.__provider ?? "");
     expect(provider.length).toBeGreaterThan(0);
     expect(provider.length).toBeLessThan(2048);
-    expect(provider).toContain('require("pulumi-domainapi/impl")');
+    // The fixture's shim requires its implementation by name, exactly as the package's does.
+    expect(provider).toContain('require("domainapi-engine-floor/impl")');
 
     const again = await s.up();
     expect(again.summary.resourceChanges).toEqual({ same: 2 });

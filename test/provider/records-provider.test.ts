@@ -190,7 +190,8 @@ describe("create, update, delete", () => {
   it("fails create naming the template when it does not exist", async () => {
     const inputs = await checked({ templateId: "no-such-template", records: web });
     const err = await failureOf(() => records.create(inputs));
-    expect(err.message).toMatch(/template "no-such-template" does not exist.*templateId/);
+    expect(err.message).toMatch(/template "no-such-template" was not found.*templateId/);
+    expect((err as Error & { code?: string }).code).toBe("DOMAINAPI_TEMPLATE_NOT_FOUND");
   });
 });
 
@@ -254,8 +255,8 @@ describe("partial failure", () => {
 });
 
 describe("records changed outside Pulumi", () => {
-  it("an update of a vanished record becomes an add; a delete of a vanished record is done", async () => {
-    const inputs = await checked({ templateId: "tpl-1", records: web });
+  it("without purge, an update of a vanished record becomes an add; a delete of a vanished record is done", async () => {
+    const inputs = await checked({ templateId: "tpl-1", records: web, purge: false });
     const created = await records.create(inputs);
     const held = sandbox.templateRecords("tpl-1") ?? [];
     const www = held.find((r) => r.name === "www");
@@ -265,6 +266,7 @@ describe("records changed outside Pulumi", () => {
     const next = await checked(
       {
         templateId: "tpl-1",
+        purge: false,
         records: [
           { name: "www", type: "CNAME", content: "web.{domainname}." },
           { name: "@", type: "MX", content: "mx1.example.net", priority: 10 },
@@ -273,15 +275,34 @@ describe("records changed outside Pulumi", () => {
       inputs,
     );
     sandbox.clearRequests();
-    const updated = await records.update("tpl-1", created.outs as Props, next);
-    // The combined PATCH (404), then each item alone, then the re-add.
+    const updated = await records.update(created.id, created.outs as Props, next);
+    // The verified PATCH (404), the probes that find the two vanished records (the MX's
+    // verification is accepted), then the re-add of the updated record.
     expect(sandbox.requests.map((r) => `${r.method} ${r.status}`)).toEqual([
       "PATCH 404",
       "PATCH 404",
       "PATCH 404",
+      "PATCH 404",
+      "PATCH 204",
       "PATCH 200",
     ]);
     expect(heldIn("tpl-1")).toEqual(["@ MX 10 mx1.example.net", "www CNAME web.{domainname}."]);
+    expect(idsOf(updated.outs as Props)).toEqual(
+      (sandbox.templateRecords("tpl-1") ?? []).map((r) => r.record_id).sort(),
+    );
+  });
+
+  it("with purge, a vanished record makes the update one PUT of the declared set", async () => {
+    const inputs = await checked({ templateId: "tpl-1", records: web });
+    const created = await records.create(inputs);
+    const www = (sandbox.templateRecords("tpl-1") ?? []).find((r) => r.name === "www");
+    sandbox.deleteRecord("tpl-1", www?.record_id as string);
+    const changed = web.map((r) => (r.type === "A" ? { ...r, content: "192.0.2.11" } : r));
+    const next = await checked({ templateId: "tpl-1", records: changed }, inputs);
+    sandbox.clearRequests();
+    const updated = await records.update("tpl-1", created.outs as Props, next);
+    expect(sandbox.requests.map((r) => r.method).at(-1)).toBe("PUT");
+    expect(heldIn("tpl-1")).toEqual(["@ A 192.0.2.11", "@ MX 10 mx1.example.net", "www CNAME {domainname}."]);
     expect(idsOf(updated.outs as Props)).toEqual(
       (sandbox.templateRecords("tpl-1") ?? []).map((r) => r.record_id).sort(),
     );

@@ -1,0 +1,306 @@
+/**
+ * The record model, as octoDNS keeps its `record/*` modules: one row per record type (the numbers
+ * it takes, how its content is checked and normalized, an example), the canonical order of
+ * records, and the one mapping of a record to the wire.
+ *
+ * This module knows neither HTTP nor Pulumi.
+ */
+import { isIPv4, isIPv6 } from "node:net";
+import { z } from "zod";
+import type { RecordType, UpdateItem, WireRecord } from "../client/wire";
+
+/**
+ * A DNS template record in normal form: `name` lower-cased, `type` upper-cased, content normalized
+ * for its type (host names lower-cased, IPv6 addresses in RFC 5952 form), and the optional numbers
+ * present only for the types that take them.
+ *
+ * @example
+ * const mx: RecordSpec = { name: "@", type: "MX", content: "mx1.example.net", priority: 10 };
+ */
+export interface RecordSpec {
+  name: string;
+  type: RecordType;
+  content: string;
+  priority?: number;
+  weight?: number;
+  port?: number;
+}
+
+/** A record as it exists at the service: a {@link RecordSpec} plus the id the service gave it. */
+export interface StateRecord extends RecordSpec {
+  recordId: string;
+}
+
+/** The optional numeric fields of a record. */
+export type NumberField = "priority" | "weight" | "port";
+
+/** Every numeric field, in the order they are compared, displayed and sent. */
+export const NUMBER_FIELDS: readonly NumberField[] = ["priority", "weight", "port"];
+
+/** The literal text the service replaces with the domain's name where a template is applied. */
+export const DOMAIN_PLACEHOLDER = "{domainname}";
+
+/** What the model knows of one record type. */
+export interface RecordTypeRow {
+  /** The numbers this type takes, and requires. */
+  readonly numbers: readonly NumberField[];
+  /** A valid content, shown in every reason about this type. */
+  readonly example: string;
+  /** Why `content` does not fit this type, or `undefined` when it does. */
+  readonly contentProblem: (content: string) => string | undefined;
+  /** The one spelling of a content that compares equal regardless of case (or IPv6 form). */
+  readonly normalize: (content: string) => string;
+  /** True for the URL forwards, for which the service creates A and AAAA records at the name. */
+  readonly urlForward?: true;
+}
+
+const MAX_LABEL = 63;
+const MAX_NAME = 253;
+const HOST_LABEL = /^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?$/i;
+
+const same = (content: string) => content;
+const lowerCase = (content: string) => content.toLowerCase();
+
+/** RFC 5952 form (lower case, longest zero run compressed), as the WHATWG URL parser writes it. */
+function canonicalIPv6(content: string): string {
+  if (!isIPv6(content) || content.includes("%")) return content;
+  return new URL(`http://[${content}]/`).hostname.slice(1, -1);
+}
+
+function hostProblem(type: RecordType, example: string, content: string): string | undefined {
+  if (content === "") return `${type} records need a host name as content, e.g. "${example}"`;
+  if (content === "@") {
+    return `"@" is not a host name here; write "${DOMAIN_PLACEHOLDER}." for the apex of the domain`;
+  }
+  // A null MX / SRV (RFC 7505, RFC 2782) says "no service here": a single dot.
+  if (content === "." && (type === "MX" || type === "SRV")) return undefined;
+  if (isIPv4(content) || isIPv6(content)) {
+    return (
+      `${JSON.stringify(content)} is an IP address, and ${type} records point at a host name ` +
+      `(RFC 1123 2.1); give the name of a host that has an A or AAAA record, e.g. "${example}"`
+    );
+  }
+  const host = content.replaceAll(DOMAIN_PLACEHOLDER, "example.com");
+  if (host.includes("{") || host.includes("}")) {
+    return `"${content}" holds a "{" or "}": the only placeholder is ${DOMAIN_PLACEHOLDER} (all lower case)`;
+  }
+  const bare = host.endsWith(".") ? host.slice(0, -1) : host;
+  const fine =
+    bare.length > 0 &&
+    bare.length <= MAX_NAME &&
+    bare.split(".").every((label) => label.length <= MAX_LABEL && HOST_LABEL.test(label));
+  if (fine) return undefined;
+  return (
+    `"${content}" is not a host name: use dot-separated labels of letters, digits, "-" and "_", ` +
+    `optionally with ${DOMAIN_PLACEHOLDER} and a final dot, e.g. "${example}"`
+  );
+}
+
+function hostRow(type: RecordType, example: string, numbers: readonly NumberField[] = []): RecordTypeRow {
+  // Host names compare without case (RFC 4343); the placeholder is lower case already.
+  return { numbers, example, contentProblem: (c) => hostProblem(type, example, c), normalize: lowerCase };
+}
+
+const CAA = /^(\d{1,3}) ([A-Za-z0-9]+) "([^"]*)"$/;
+const TLSA = /^(\d+) (\d+) (\d+) ([0-9A-Fa-f]+)$/;
+const HTTP_URL = z.httpUrl();
+
+function urlRow(type: RecordType): RecordTypeRow {
+  const example = "https://www.example.net/";
+  return {
+    numbers: [],
+    example,
+    normalize: same,
+    urlForward: true,
+    contentProblem: (content) => {
+      const url = content.replaceAll(DOMAIN_PLACEHOLDER, "example.com");
+      if (HTTP_URL.safeParse(url).success && !/\s/.test(content)) return undefined;
+      return `${type} records need an absolute http(s) URL as content, e.g. "${example}"; got ${JSON.stringify(content)}`;
+    },
+  };
+}
+
+/** One row per record type: octoDNS's `record/a.py`, `record/mx.py`... as table rows. */
+export const RECORD_MODEL: Readonly<Record<RecordType, RecordTypeRow>> = {
+  A: {
+    numbers: [],
+    example: "192.0.2.1",
+    normalize: same,
+    contentProblem: (c) =>
+      isIPv4(c)
+        ? undefined
+        : `A records need an IPv4 address as content, e.g. "192.0.2.1"; got ${JSON.stringify(c)}`,
+  },
+  AAAA: {
+    numbers: [],
+    example: "2001:db8::1",
+    normalize: canonicalIPv6,
+    contentProblem: (c) =>
+      isIPv6(c) && !c.includes("%")
+        ? undefined
+        : `AAAA records need an IPv6 address as content, e.g. "2001:db8::1"; got ${JSON.stringify(c)}`,
+  },
+  CNAME: hostRow("CNAME", "target.example.net."),
+  NS: hostRow("NS", "ns1.example.net"),
+  MX: hostRow("MX", "mx1.example.net", ["priority"]),
+  SRV: hostRow("SRV", "sip.example.net", ["priority", "weight", "port"]),
+  TXT: {
+    numbers: [],
+    example: "v=spf1 -all",
+    normalize: same,
+    contentProblem: (c) =>
+      c.trim() === "" ? `TXT records need non-empty text as content, e.g. "v=spf1 -all"` : undefined,
+  },
+  CAA: {
+    numbers: [],
+    example: '0 issue "letsencrypt.org"',
+    normalize: same,
+    contentProblem: (content) => {
+      const match = CAA.exec(content);
+      if (!match) {
+        return `CAA content has the form flags tag "value", e.g. 0 issue "letsencrypt.org"; got ${JSON.stringify(content)}`;
+      }
+      const flags = Number(match[1]);
+      return flags > 255 ? `CAA flags go from 0 to 255 (usually 0); got ${flags}` : undefined;
+    },
+  },
+  TLSA: {
+    numbers: [],
+    example: "3 1 1 ab12cd34",
+    normalize: same,
+    contentProblem: (content) => {
+      const match = TLSA.exec(content);
+      if (!match) {
+        return `TLSA content has the form "usage selector matching-type hex", e.g. "3 1 1 ab12cd34"; got ${JSON.stringify(content)}`;
+      }
+      const [, usage, selector, matching, hex] = match as unknown as [string, string, string, string, string];
+      if (Number(usage) > 3) return `the TLSA usage goes from 0 to 3; got ${usage}`;
+      if (Number(selector) > 1) return `the TLSA selector is 0 or 1; got ${selector}`;
+      if (Number(matching) > 2) return `the TLSA matching type goes from 0 to 2; got ${matching}`;
+      if (hex.length % 2 !== 0) {
+        return `the TLSA certificate data must be whole bytes (an even number of hex digits); it has ${hex.length}`;
+      }
+      return undefined;
+    },
+  },
+  URLFWD: urlRow("URLFWD"),
+  URLFWD301: urlRow("URLFWD301"),
+  URLCLO: urlRow("URLCLO"),
+};
+
+/**
+ * The numeric fields a record type takes, and requires: `["priority"]` for MX,
+ * `["priority", "weight", "port"]` for SRV, none for every other type.
+ *
+ * @example
+ * numberFieldsOf("SRV"); // ["priority", "weight", "port"]
+ */
+export function numberFieldsOf(type: RecordType): readonly NumberField[] {
+  return RECORD_MODEL[type].numbers;
+}
+
+/**
+ * The numbers of `r` that its type takes, and no other: the one place that decides which numbers a
+ * record carries, in the state, in messages and on the wire.
+ *
+ * @example
+ * numbersOf({ name: "@", type: "A", content: "192.0.2.1", priority: 3 }); // {}
+ */
+export function numbersOf(r: RecordSpec): Partial<Record<NumberField, number>> {
+  const numbers: Partial<Record<NumberField, number>> = {};
+  for (const field of numberFieldsOf(r.type)) {
+    const value = r[field];
+    if (value !== undefined) numbers[field] = value;
+  }
+  return numbers;
+}
+
+/**
+ * A record in normal form: name lower-cased, content normalized for its type, only the numbers
+ * its type takes. Applied to every record the provider reads, from a program or from a state.
+ *
+ * @example
+ * normalizeRecord({ name: "WWW", type: "CNAME", content: "Web.Example.NET." });
+ * // { name: "www", type: "CNAME", content: "web.example.net." }
+ */
+export function normalizeRecord(r: RecordSpec): RecordSpec {
+  const content = RECORD_MODEL[r.type].normalize(r.content);
+  return { name: r.name.toLowerCase(), type: r.type, content, ...numbersOf(r) };
+}
+
+/** How a record reads in messages: `www A 192.0.2.1`, `@ MX 10 mx1.example.net`. */
+export function describeRecord(r: RecordSpec): string {
+  return [r.name, r.type, ...Object.values(numbersOf(r)), r.content].join(" ");
+}
+
+/** A string equal for two records exactly when every field but `recordId` is equal. */
+export function identityOf(r: RecordSpec): string {
+  return JSON.stringify([r.name, r.type, r.content, r.priority ?? null, r.weight ?? null, r.port ?? null]);
+}
+
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function compareNumbers(a: number | undefined, b: number | undefined): number {
+  if (a === b) return 0;
+  if (a === undefined) return -1;
+  if (b === undefined) return 1;
+  return a - b;
+}
+
+/**
+ * The canonical total order of records: by name, type, content, priority, weight, port (strings by
+ * UTF-16 code units, so the order does not depend on the locale; an absent number sorts first).
+ * Two records compare equal exactly when their {@link identityOf} is equal.
+ *
+ * @example
+ * [b, a].sort(compareRecords);
+ */
+export function compareRecords(a: RecordSpec, b: RecordSpec): number {
+  return (
+    compareStrings(a.name, b.name) ||
+    compareStrings(a.type, b.type) ||
+    compareStrings(a.content, b.content) ||
+    compareNumbers(a.priority, b.priority) ||
+    compareNumbers(a.weight, b.weight) ||
+    compareNumbers(a.port, b.port)
+  );
+}
+
+function idOf(r: RecordSpec): string {
+  return "recordId" in r && typeof r.recordId === "string" ? r.recordId : "";
+}
+
+/**
+ * A sorted copy of `records` in canonical order ({@link compareRecords}); records that compare
+ * equal but carry different `recordId`s are ordered by id, so the result never depends on the
+ * input order.
+ */
+export function canonicalOrder<T extends RecordSpec>(records: readonly T[]): T[] {
+  return [...records].sort((a, b) => compareRecords(a, b) || compareStrings(idOf(a), idOf(b)));
+}
+
+/**
+ * The record as sent in a PUT body or a PATCH `add` item: only the numbers its type takes, never
+ * `null`, never a `recordId` or a key.
+ *
+ * @example
+ * toWireRecord({ name: "@", type: "MX", content: "mx1.example.net", priority: 10 });
+ * // { name: "@", type: "MX", content: "mx1.example.net", priority: 10 }
+ */
+export function toWireRecord(r: RecordSpec): WireRecord {
+  return { name: r.name, type: r.type, content: r.content, ...numbersOf(r) };
+}
+
+/**
+ * The PATCH `update` item that turns record `recordId` into `r`. `type` is not a field of update,
+ * so `r.type` must be the type the record already has (a type change is a del plus an add).
+ *
+ * @example
+ * toUpdateItem("r7", { name: "@", type: "MX", content: "mx1.example.net", priority: 20 });
+ * // { record_id: "r7", name: "@", content: "mx1.example.net", priority: 20 }
+ */
+export function toUpdateItem(recordId: string, r: RecordSpec): UpdateItem {
+  return { record_id: recordId, name: r.name, content: r.content, ...numbersOf(r) };
+}
