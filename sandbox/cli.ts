@@ -38,6 +38,18 @@ Options:
 Personalities (answers the spec leaves open; see sandbox/README.md):
   --per-page-cap N          serve per_page above N as N (default: above 100 is a 400)
   --null-strings            serve empty or absent contact string fields as null
+  --error-body SHAPE        error bodies as error (default) {"error":{code,message}}, message
+                            {"message"}, errors {"errors":[{"message"}]}, problem (RFC 7807),
+                            html (a proxy's page) or empty
+  --numeric-ids             record ids as numbers in PUT and PATCH answers
+  --url-forward-creates-records
+                            a URLFWD/URLFWD301/URLCLO record brings an A and an AAAA record;
+                            the answer names all three ids
+  --retry-after FORM        Retry-After as seconds (default), date (HTTP date) or fraction (1.5)
+  --cut-bodies N            cut the body of the first N answers mid-stream
+  --ignore-range            answer a Range header with the whole body (default: 206 or 416)
+  --keep-alive-idle-ms N    close idle keep-alive connections after N ms
+  --patch-apply MODE        atomic (default) or itemwise: valid items applied before a 404
 
 Admin routes (no auth): GET /__sandbox/ lists them.`;
 
@@ -56,6 +68,14 @@ interface PersonalityFlag {
 const PERSONALITY_FLAGS: Record<string, PersonalityFlag> = {
   "per-page-cap": { option: "perPageCap", kind: "integer" },
   "null-strings": { option: "nullStrings", kind: "boolean" },
+  "error-body": { option: "errorBody", kind: "word" },
+  "numeric-ids": { option: "numericIds", kind: "boolean" },
+  "url-forward-creates-records": { option: "urlForwardCreatesRecords", kind: "boolean" },
+  "retry-after": { option: "retryAfter", kind: "word" },
+  "cut-bodies": { option: "cutBodies", kind: "integer" },
+  "ignore-range": { option: "ignoreRange", kind: "boolean" },
+  "keep-alive-idle-ms": { option: "keepAliveIdleMs", kind: "integer" },
+  "patch-apply": { option: "patchApply", kind: "word" },
 };
 
 /** Reads the personality flags into options; a bad value is a UsageError naming the flag. */

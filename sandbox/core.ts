@@ -38,6 +38,10 @@ export interface LoggedRequest {
   dropped?: "before" | "after";
   /** Set when a fault rule fired on this request. */
   fault?: boolean;
+  /** The Range header, when the request carried one (a client should never send one to this API). */
+  range?: string;
+  /** Set when the reply's body was cut mid-stream (a `cut` fault or the `cutBodies` personality). */
+  cut?: boolean;
 }
 
 /** Settings of the sandbox core. */
@@ -57,21 +61,32 @@ export class SandboxCore {
   readonly state: SandboxState = { templates: new Map(), domains: new Map(), contacts: [] };
   /** Every /v2 request, oldest first; a live array. */
   readonly requests: LoggedRequest[] = [];
-  readonly templates = new TemplateStore(this.state.templates);
+  readonly templates: TemplateStore;
   readonly faults = new FaultSet();
   private bucket: TokenBucket | undefined;
+  private cutsLeft: number;
 
   constructor(readonly options: CoreOptions) {
+    this.cutsLeft = options.personality.cutBodies;
+    this.templates = new TemplateStore(this.state.templates, options.personality);
     applySeed(this.state, this.templates, options.seed, options.generation);
     this.setRateLimit(options.rateLimit);
   }
 
-  /** Puts everything back as it was at start: seed data, no faults, empty log, the start rate limit. */
+  /** Puts everything back as it was at start: seed data, no faults, empty log, the start rate limit, the `cutBodies` count. */
   reset(): void {
     applySeed(this.state, this.templates, this.options.seed, this.options.generation);
     this.faults.clear();
     this.requests.length = 0;
     this.setRateLimit(this.options.rateLimit);
+    this.cutsLeft = this.options.personality.cutBodies;
+  }
+
+  /** True (and one fewer left) while `cutBodies` has cuts left; called only for replies with a body. */
+  takeCut(): boolean {
+    if (this.cutsLeft <= 0) return false;
+    this.cutsLeft -= 1;
+    return true;
   }
 
   /** Turns the rate limit on with `limit`, or off with undefined. */
@@ -87,7 +102,7 @@ export class SandboxCore {
     return this.bucket?.limit;
   }
 
-  /** Takes a rate-limit token: undefined when the request may proceed, else seconds to wait. */
+  /** Takes a rate-limit token: undefined when the request may proceed, else the exact seconds to wait. */
   takeToken(): number | undefined {
     return this.bucket?.take(performance.now());
   }

@@ -24,7 +24,8 @@ export interface ErrorBody {
 
 /**
  * An error that becomes an HTTP error response. Thrown by request handlers; the server turns it
- * into a reply with {@link ApiError.status} and an {@link ErrorBody}.
+ * into a reply with {@link ApiError.status} and an {@link ErrorBody} (or the body of the
+ * sandbox's `errorBody` personality).
  *
  * @example
  * throw new ApiError(404, "not_found", "template tpl-9 does not exist");
@@ -44,11 +45,6 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.name = "ApiError";
-  }
-
-  /** The JSON body sent for this error. */
-  toBody(): ErrorBody {
-    return { error: { code: this.code, message: this.message } };
   }
 }
 

@@ -19,8 +19,11 @@ const httpStatus = z.number().int().min(100).max(599);
  *   `times` (default 1). `times` caps the firings in every mode.
  * - Effects: `respond` answers without applying the change; `respondAfterApply` applies it and then
  *   answers with this instead of the real reply; `drop` destroys the socket without an answer,
- *   `"before"` or `"after"` applying the change; `latencyMs` delays the request (alone, the request
- *   is then handled normally; a large value simulates a hang).
+ *   `"before"` or `"after"` applying the change; `cut` applies the change and sends the real
+ *   reply's headers (full Content-Length) and half its body, then destroys the socket; `latencyMs`
+ *   delays the request (alone, the request is then handled normally; a large value simulates a hang).
+ * - `respond.retryAfter`: a string is sent verbatim (`"2"`, an HTTP date, `"1.5"`); a number of
+ *   seconds is written in the sandbox's `retryAfter` form (whole seconds, date or fraction).
  *
  * @example
  * sandbox.addFault({ method: "PATCH", path: "^/v2/dns/templates/[^/]+/records$", respond: { status: 503, retryAfter: "1" } });
@@ -49,7 +52,7 @@ export const FaultRuleSchema = z
     respond: z
       .strictObject({
         status: httpStatus,
-        retryAfter: z.string().min(1).optional(),
+        retryAfter: z.union([z.string().min(1), z.number().nonnegative()]).optional(),
         body: z.string().optional(),
         contentType: z.string().min(1).optional(),
       })
@@ -62,10 +65,11 @@ export const FaultRuleSchema = z
       })
       .optional(),
     drop: z.enum(["before", "after"]).optional(),
+    cut: z.literal(true, { error: "must be true (cut the reply's body mid-stream)" }).optional(),
     latencyMs: z.number().int().nonnegative().optional(),
   })
   .superRefine((rule, ctx) => {
-    const actions = (["respond", "respondAfterApply", "drop"] as const).filter(
+    const actions = (["respond", "respondAfterApply", "drop", "cut"] as const).filter(
       (key) => rule[key] !== undefined,
     );
     if (actions.length > 1) {
@@ -75,7 +79,7 @@ export const FaultRuleSchema = z
       ctx.addIssue({
         code: "custom",
         path: [],
-        message: "a fault needs an effect: respond, respondAfterApply, drop or latencyMs",
+        message: "a fault needs an effect: respond, respondAfterApply, drop, cut or latencyMs",
       });
     }
     if (rule.nth !== undefined && rule.every !== undefined) {
@@ -92,6 +96,7 @@ export interface FaultEffect {
   respond?: NonNullable<FaultRule["respond"]>;
   respondAfterApply?: NonNullable<FaultRule["respondAfterApply"]>;
   drop?: "before" | "after";
+  cut?: true;
 }
 
 interface ActiveRule {
@@ -133,7 +138,7 @@ export class FaultSet {
   /**
    * Counts this request against every matching rule and returns the combined effect of the rules
    * that fire, or undefined when none does. Latencies add up; of the actions (respond,
-   * respondAfterApply, drop) the first fired rule's wins.
+   * respondAfterApply, drop, cut) the first fired rule's wins.
    */
   match(method: string, pathname: string): FaultEffect | undefined {
     let effect: FaultEffect | undefined;
@@ -149,11 +154,13 @@ export class FaultSet {
       if (
         effect.respond === undefined &&
         effect.respondAfterApply === undefined &&
-        effect.drop === undefined
+        effect.drop === undefined &&
+        effect.cut === undefined
       ) {
         if (rule.respond !== undefined) effect.respond = rule.respond;
         if (rule.respondAfterApply !== undefined) effect.respondAfterApply = rule.respondAfterApply;
         if (rule.drop !== undefined) effect.drop = rule.drop;
+        if (rule.cut !== undefined) effect.cut = rule.cut;
       }
     }
     return effect;

@@ -29,8 +29,8 @@ export class TokenBucket {
   }
 
   /**
-   * Takes a token. Returns undefined when the request may go ahead, else the whole seconds to wait
-   * (at least 1) for the next token, for Retry-After.
+   * Takes a token. Returns undefined when the request may go ahead, else the seconds to wait for
+   * the next token (exact; Retry-After rounds it in its own form).
    */
   take(now: number): number | undefined {
     const elapsedSeconds = Math.max(0, now - this.updatedAt) / 1000;
@@ -40,6 +40,6 @@ export class TokenBucket {
       this.tokens -= 1;
       return undefined;
     }
-    return Math.max(1, Math.ceil((1 - this.tokens) / this.limit.perSecond));
+    return (1 - this.tokens) / this.limit.perSecond;
   }
 }

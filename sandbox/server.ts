@@ -9,9 +9,10 @@ import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ADMIN_PREFIX, handleAdmin } from "./admin";
 import type { LoggedRequest, SandboxCore } from "./core";
-import { ApiError, type ErrorBody } from "./errors";
+import { ApiError } from "./errors";
 import type { FaultEffect } from "./faults";
-import { errorReply, json, type Reply, readBody, writeReply } from "./http";
+import { applyRange, encodeReply, errorReply, type Reply, readBody, writeEncoded, writeReply } from "./http";
+import { formatRetryAfter, type RetryAfterForm } from "./personality";
 import { handleV2 } from "./v2";
 
 /** A started HTTP server of a sandbox. */
@@ -35,27 +36,29 @@ const ERROR_CODES: Record<number, string> = {
   504: "gateway_timeout",
 };
 
-/** The reply of a `respond` or `respondAfterApply` fault: the given body, else a JSON error body. */
-function faultReply(fault: {
-  status: number;
-  retryAfter?: string;
-  body?: string;
-  contentType?: string;
-}): Reply {
-  const headers: Record<string, string> =
-    fault.retryAfter === undefined ? {} : { "Retry-After": fault.retryAfter };
+/**
+ * The reply of a `respond` or `respondAfterApply` fault: the given body, else an error (in the
+ * sandbox's error shape). A numeric Retry-After is written in the sandbox's form.
+ */
+function faultReply(
+  fault: { status: number; retryAfter?: string | number; body?: string; contentType?: string },
+  retryAfterForm: RetryAfterForm,
+): Reply {
+  const headers: Record<string, string> = {};
+  if (typeof fault.retryAfter === "string") headers["Retry-After"] = fault.retryAfter;
+  if (typeof fault.retryAfter === "number") {
+    headers["Retry-After"] = formatRetryAfter(fault.retryAfter, retryAfterForm);
+  }
   if (fault.body !== undefined) {
     return fault.contentType === undefined
       ? { status: fault.status, raw: fault.body, headers }
       : { status: fault.status, raw: fault.body, contentType: fault.contentType, headers };
   }
-  const body: ErrorBody = {
-    error: {
-      code: ERROR_CODES[fault.status] ?? "injected_fault",
-      message: `injected fault: HTTP ${fault.status}`,
-    },
+  const error = {
+    code: ERROR_CODES[fault.status] ?? "injected_fault",
+    message: `injected fault: HTTP ${fault.status}`,
   };
-  return json(fault.status, body, headers);
+  return { status: fault.status, error, headers };
 }
 
 function logBody(text: string): unknown {
@@ -77,6 +80,27 @@ function splitUrl(rawUrl: string): { pathname: string; query: string } {
 /** Starts the HTTP server of `core` on `host:port` (port 0 picks a free port). */
 export async function startServer(core: SandboxCore, host: string, port: number): Promise<RunningServer> {
   const closing = new AbortController();
+  const personality = core.options.personality;
+
+  /**
+   * Writes a /v2 reply in the personality's error shape, honouring a Range header unless told to
+   * ignore it, and cutting the body when a fault says so or `cutBodies` has cuts left.
+   */
+  function send(
+    request: IncomingMessage,
+    response: ServerResponse,
+    entry: LoggedRequest,
+    reply: Reply,
+    cutByFault: boolean,
+  ): void {
+    let encoded = encodeReply(reply, personality.errorBody);
+    const range = request.headers.range;
+    if (range !== undefined && !personality.ignoreRange) encoded = applyRange(encoded, range);
+    entry.status = encoded.status;
+    const cut = encoded.payload !== undefined && (cutByFault || core.takeCut());
+    if (cut) entry.cut = true;
+    writeEncoded(response, encoded, cut);
+  }
 
   /** Waits `ms`; false when the server closed meanwhile (the request is then abandoned). */
   async function delay(ms: number): Promise<boolean> {
@@ -98,15 +122,18 @@ export async function startServer(core: SandboxCore, host: string, port: number)
     const method = request.method ?? "GET";
     const time = new Date().toISOString();
     let bodyText: string;
+    const range = request.headers.range;
     try {
       bodyText = await readBody(request);
     } catch (error) {
-      const reply = errorReply(error as ApiError);
-      core.requests.push({ method, path: pathname, query, body: undefined, status: reply.status, time });
-      writeReply(response, reply);
+      const entry: LoggedRequest = { method, path: pathname, query, body: undefined, status: 0, time };
+      if (range !== undefined) entry.range = range;
+      core.requests.push(entry);
+      send(request, response, entry, errorReply(error as ApiError), false);
       return;
     }
     const entry: LoggedRequest = { method, path: pathname, query, body: logBody(bodyText), status: 0, time };
+    if (range !== undefined) entry.range = range;
     core.requests.push(entry);
     const effect: FaultEffect | undefined = core.faults.match(method, pathname);
     if (effect !== undefined) entry.fault = true;
@@ -117,9 +144,7 @@ export async function startServer(core: SandboxCore, host: string, port: number)
       return;
     }
     if (effect?.respond !== undefined) {
-      const reply = faultReply(effect.respond);
-      entry.status = reply.status;
-      writeReply(response, reply);
+      send(request, response, entry, faultReply(effect.respond, personality.retryAfter), false);
       return;
     }
     const real = handleV2(core, {
@@ -136,9 +161,11 @@ export async function startServer(core: SandboxCore, host: string, port: number)
       response.socket?.destroy();
       return;
     }
-    const reply = effect?.respondAfterApply === undefined ? real : faultReply(effect.respondAfterApply);
-    entry.status = reply.status;
-    writeReply(response, reply);
+    const reply =
+      effect?.respondAfterApply === undefined
+        ? real
+        : faultReply(effect.respondAfterApply, personality.retryAfter);
+    send(request, response, entry, reply, effect?.cut === true);
   }
 
   async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -173,12 +200,13 @@ export async function startServer(core: SandboxCore, host: string, port: number)
   const server: Server = createServer((request, response) => {
     serve(request, response).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
-      writeReply(
-        response,
-        json(500, { error: { code: "internal_error", message: `sandbox bug: ${message}` } }),
-      );
+      writeReply(response, {
+        status: 500,
+        error: { code: "internal_error", message: `sandbox bug: ${message}` },
+      });
     });
   });
+  if (personality.keepAliveIdleMs !== undefined) server.keepAliveTimeout = personality.keepAliveIdleMs;
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

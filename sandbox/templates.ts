@@ -1,9 +1,11 @@
 /**
  * DNS templates and their records: the state behind `PUT` and `PATCH
- * /v2/dns/templates/{template_id}/records`. A PATCH is atomic: the whole request is validated
- * (shape, ids, type rules) before anything changes, then applied as del, update, add.
+ * /v2/dns/templates/{template_id}/records`. A PATCH is atomic by default: the whole request is
+ * validated (shape, ids, type rules) before anything changes, then applied as del, update, add.
+ * The personalities change the id form, what a URL forward brings along, and PATCH atomicity.
  */
 import { ApiError, invalidRequest, notFound } from "./errors";
+import type { PatchMode } from "./personality";
 import {
   formatPath,
   type PatchBody,
@@ -28,15 +30,43 @@ export interface SandboxRecord {
   port?: number;
 }
 
+/** How a {@link TemplateStore} behaves where the spec leaves it open. */
+export interface TemplateRules {
+  /** Ids are decimal numbers (`"101"`, served as numbers) instead of `"rec-N"`. */
+  numericIds: boolean;
+  /** A URL forward record brings an A and an AAAA record at its name. */
+  urlForwardCreatesRecords: boolean;
+  /** `itemwise`: a PATCH applies its valid items before answering 404 for an unknown id. */
+  patchApply: PatchMode;
+}
+
+const STRICT_RULES: TemplateRules = {
+  numericIds: false,
+  urlForwardCreatesRecords: false,
+  patchApply: "atomic",
+};
+
+/** The types that are URL forwards, not DNS records. */
+const URL_FORWARD_TYPES: ReadonlySet<RecordType> = new Set(["URLFWD", "URLFWD301", "URLCLO"]);
+/** Where the records a URL forward brings along point: the service's forward server (documentation addresses). */
+export const FORWARD_SERVER = { A: "192.0.2.80", AAAA: "2001:db8::80" } as const;
+
 /**
- * The templates of the sandbox and the id counter. Ids are `"rec-" + n` with `n` increasing over
- * the life of the store (also across {@link TemplateStore.clear}), so an id is never reused.
+ * The templates of the sandbox and the id counter. Ids are `"rec-" + n` (or `String(100 + n)`
+ * with numeric ids) with `n` increasing over the life of the store (also across
+ * {@link TemplateStore.clear}), so an id is never reused.
  */
 export class TemplateStore {
   private nextId = 1;
 
-  /** @param templates The live map the store changes (exposed as `sandbox.state.templates`). */
-  constructor(readonly templates: Map<string, SandboxRecord[]>) {}
+  /**
+   * @param templates The live map the store changes (exposed as `sandbox.state.templates`).
+   * @param rules The personality of the store; default strict (rec-N ids, atomic PATCH).
+   */
+  constructor(
+    readonly templates: Map<string, SandboxRecord[]>,
+    readonly rules: TemplateRules = STRICT_RULES,
+  ) {}
 
   /** A copy of the records of a template, or undefined when it does not exist. */
   records(templateId: string): SandboxRecord[] | undefined {
@@ -54,18 +84,25 @@ export class TemplateStore {
     return this.store(templateId, valid);
   }
 
-  /** `PUT`: replaces every record of an existing template; returns the new ids, one per record. */
+  /**
+   * `PUT`: replaces every record of an existing template; returns the new ids, one per record (a
+   * URL forward's id followed by its A and AAAA ids when `urlForwardCreatesRecords`).
+   */
   replace(templateId: string, records: RecordInput[]): string[] {
     this.require(templateId);
-    return this.store(templateId, records);
+    const stored = records.flatMap((record) => this.created(record));
+    this.templates.set(templateId, stored);
+    return stored.map((record) => record.record_id);
   }
 
   /**
-   * `PATCH`: validates the whole request against the template, then applies del, update, add.
-   * Returns the ids of the added records, in the order of the add items.
+   * `PATCH`: validates the request against the template, then applies del, update, add. Returns
+   * the ids of the added records, in the order of the add items (with a URL forward's A and AAAA
+   * ids after its own when `urlForwardCreatesRecords`).
    *
    * @throws ApiError 404 for an unknown template or record id, 400 for a record id named twice
-   *   or an update that breaks the rules of the record's type. Nothing changes on any error.
+   *   or an update that breaks the rules of the record's type. Nothing changes on a 400; on a 404
+   *   nothing changes when atomic, and every other item was applied when itemwise.
    */
   patch(templateId: string, body: PatchBody): string[] {
     const current = this.require(templateId);
@@ -83,14 +120,19 @@ export class TemplateStore {
       }
       seen.set(id, where);
     }
-    for (const { id, path } of referenced) {
-      if (!byId.has(id)) {
-        throw notFound(`${formatPath(path)}: template ${templateId} has no record ${id}`);
-      }
-    }
+    const unknown = referenced.filter(({ id }) => !byId.has(id));
+    const firstUnknown = unknown[0];
+    const unknownError =
+      firstUnknown === undefined
+        ? undefined
+        : notFound(
+            `${formatPath(firstUnknown.path)}: template ${templateId} has no record ${firstUnknown.id}`,
+          );
+    if (unknownError !== undefined && this.rules.patchApply === "atomic") throw unknownError;
     const problems: string[] = [];
     body.update.forEach((item, index) => {
-      const type = byId.get(item.record_id)!.type;
+      const type = byId.get(item.record_id)?.type;
+      if (type === undefined) return;
       for (const issue of typeRuleIssues(type, item)) {
         problems.push(
           `${formatPath(["update", index, ...issue.path])}: ${issue.message} (record ${item.record_id})`,
@@ -99,6 +141,7 @@ export class TemplateStore {
     });
     if (problems.length > 0) throw invalidRequest(problems.join("; "));
 
+    // From here on every item is applied, except (itemwise) the ones naming an unknown id.
     const deleted = new Set(body.del.map((item) => item.record_id));
     const updates = new Map(body.update.map((item) => [item.record_id, item]));
     const next: SandboxRecord[] = [];
@@ -109,13 +152,14 @@ export class TemplateStore {
         update === undefined ? record : makeRecord(record.record_id, { ...update, type: record.type }),
       );
     }
-    const ids = body.add.map((item) => {
-      const id = this.newId();
-      next.push(makeRecord(id, item));
-      return id;
-    });
+    const added = body.add.flatMap((item) => this.created(item));
+    next.push(...added);
     this.templates.set(templateId, next);
-    return ids;
+    if (unknownError !== undefined) {
+      unknownError.message += "; the other items were applied";
+      throw unknownError;
+    }
+    return added.map((record) => record.record_id);
   }
 
   /** Removes a template; false when it did not exist. */
@@ -155,8 +199,19 @@ export class TemplateStore {
     return stored.map((record) => record.record_id);
   }
 
+  /** The records one PUT or add item creates: itself, and a URL forward's A and AAAA when so ruled. */
+  private created(item: RecordInput): SandboxRecord[] {
+    const record = makeRecord(this.newId(), item);
+    if (!this.rules.urlForwardCreatesRecords || !URL_FORWARD_TYPES.has(record.type)) return [record];
+    return [
+      record,
+      makeRecord(this.newId(), { name: record.name, type: "A", content: FORWARD_SERVER.A }),
+      makeRecord(this.newId(), { name: record.name, type: "AAAA", content: FORWARD_SERVER.AAAA }),
+    ];
+  }
+
   private newId(): string {
-    const id = `rec-${this.nextId}`;
+    const id = this.rules.numericIds ? String(100 + this.nextId) : `rec-${this.nextId}`;
     this.nextId += 1;
     return id;
   }

@@ -9,6 +9,7 @@ import type { SandboxCore } from "./core";
 import { restoreDomain } from "./domains";
 import { ApiError, invalidRequest, notFound } from "./errors";
 import { json, mediaType, noContent, parseJson, type Reply, replyFrom } from "./http";
+import { formatRetryAfter } from "./personality";
 import { PatchBodySchema, PutBodySchema, parseOrThrow } from "./validation";
 
 /** The parts of an HTTP request the /v2 routes look at. */
@@ -29,8 +30,9 @@ export function handleV2(core: SandboxCore, request: V2Request): Reply {
   return replyFrom(() => {
     const waitSeconds = core.takeToken();
     if (waitSeconds !== undefined) {
-      throw new ApiError(429, "rate_limited", `rate limit exceeded; retry after ${waitSeconds} s`, {
-        "Retry-After": String(waitSeconds),
+      const retryAfter = formatRetryAfter(waitSeconds, core.options.personality.retryAfter);
+      throw new ApiError(429, "rate_limited", `rate limit exceeded; Retry-After: ${retryAfter}`, {
+        "Retry-After": retryAfter,
       });
     }
     authenticate(core.options.apiKey, request.authorization);
@@ -121,12 +123,14 @@ function route(core: SandboxCore, request: V2Request): Reply {
     noQuery(request.query, `${method} ${pathname}`);
     if (!core.state.templates.has(templateId)) throw notFound(`template ${templateId} does not exist`);
     const body = jsonBody(request);
+    // With numeric ids the answer carries numbers; requests keep naming records by string.
+    const served = (ids: string[]) => (core.options.personality.numericIds ? ids.map(Number) : ids);
     if (method === "PUT") {
       const valid = parseOrThrow(PutBodySchema, body);
-      return json(200, { record_id: core.templates.replace(templateId, valid.records) });
+      return json(200, { record_id: served(core.templates.replace(templateId, valid.records)) });
     }
     const ids = core.templates.patch(templateId, parseOrThrow(PatchBodySchema, body));
-    return ids.length === 0 ? noContent() : json(200, { record_id: ids });
+    return ids.length === 0 ? noContent() : json(200, { record_id: served(ids) });
   }
   if (pathname === "/v2/contacts") {
     if (method !== "GET") throw methodNotAllowed(method, pathname, ["GET"]);

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { formatDatetime, generateContacts, mulberry32 } from "../../sandbox/contactGenerator";
 import { searchMatcher } from "../../sandbox/contactQuery";
 import { WireContactSchema } from "../../sandbox/contactSchema";
+import { formatRetryAfter } from "../../sandbox/personality";
 import { TokenBucket } from "../../sandbox/rateLimit";
 
 describe("formatDatetime", () => {
@@ -70,22 +71,32 @@ describe("searchMatcher", () => {
 });
 
 describe("TokenBucket", () => {
+  // The bucket says the exact wait; Retry-After rounds it up to whole seconds by default.
+  const header = (wait: number | undefined) =>
+    wait === undefined ? undefined : formatRetryAfter(wait, "seconds");
+
   it("holds burst tokens and refills perSecond", () => {
     const bucket = new TokenBucket({ perSecond: 4, burst: 2 }, 0);
     expect(bucket.take(0)).toBeUndefined();
     expect(bucket.take(0)).toBeUndefined();
-    expect(bucket.take(0)).toBe(1);
-    expect(bucket.take(249)).toBe(1);
+    const empty = bucket.take(0);
+    expect(empty).toBeCloseTo(0.25, 9);
+    expect(header(empty)).toBe("1");
+    const almost = bucket.take(249);
+    expect(almost).toBeCloseTo(0.001, 9);
+    expect(header(almost)).toBe("1");
     expect(bucket.take(260)).toBeUndefined();
     expect(bucket.take(10_000)).toBeUndefined();
     expect(bucket.take(10_000)).toBeUndefined();
-    expect(bucket.take(10_000)).toBe(1);
+    expect(header(bucket.take(10_000))).toBe("1");
   });
 
   it("asks for several seconds when tokens come slower than one a second", () => {
     const bucket = new TokenBucket({ perSecond: 0.25, burst: 1 }, 0);
     expect(bucket.take(0)).toBeUndefined();
-    expect(bucket.take(0)).toBe(4);
-    expect(bucket.take(2000)).toBe(2);
+    expect(bucket.take(0)).toBeCloseTo(4, 9);
+    expect(header(bucket.take(0))).toBe("4");
+    expect(bucket.take(2000)).toBeCloseTo(2, 9);
+    expect(header(bucket.take(2000))).toBe("2");
   });
 });

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { parseCommandLine, UsageError } from "../../sandbox/cli";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../sandbox/index";
-import { API_KEY, call, errorOf } from "./helpers";
+import { API_KEY, type Call, call, errorOf } from "./helpers";
 
 const started: Sandbox[] = [];
 async function start(options: Partial<SandboxOptions> = {}): Promise<Sandbox> {
@@ -33,6 +33,17 @@ describe("validation of personality options", () => {
     [{ perPageCap: 0 }, /perPageCap: must be an integer from 1/],
     [{ perPageCap: 2.5 }, /perPageCap/],
     [{ nullStrings: "yes" as unknown as boolean }, /nullStrings: must be true or false/],
+    [
+      { errorBody: "xml" as "html" },
+      /errorBody: must be one of error, message, errors, problem, html, empty/,
+    ],
+    [{ numericIds: 1 as unknown as boolean }, /numericIds: must be true or false/],
+    [{ urlForwardCreatesRecords: "on" as unknown as boolean }, /urlForwardCreatesRecords/],
+    [{ retryAfter: "minutes" as "date" }, /retryAfter: must be one of seconds, date, fraction/],
+    [{ cutBodies: -1 }, /cutBodies: must be an integer from 0/],
+    [{ ignoreRange: null as unknown as boolean }, /ignoreRange/],
+    [{ keepAliveIdleMs: 0 }, /keepAliveIdleMs: must be an integer from 1/],
+    [{ patchApply: "partial" as "atomic" }, /patchApply: must be one of atomic, itemwise/],
   ])("startSandbox(%j) throws naming the option", async (options, message) => {
     await expect(startSandbox({ apiKey: API_KEY, ...options })).rejects.toThrow(message);
   });
@@ -46,11 +57,50 @@ describe("validation of personality options", () => {
     expect(parse("--per-page-cap", "0")).toThrow(/--per-page-cap: must be an integer from 1/);
     expect(parse("--per-page-cap", "many")).toThrow(/--per-page-cap: expected an integer/);
     expect(parse("--null-strings=yes")).toThrow(UsageError);
+    expect(parse("--error-body", "xml")).toThrow(/--error-body: must be one of error, message/);
+    expect(parse("--retry-after", "minutes")).toThrow(
+      /--retry-after: must be one of seconds, date, fraction/,
+    );
+    expect(parse("--patch-apply", "partial")).toThrow(/--patch-apply: must be one of atomic, itemwise/);
+    expect(parse("--cut-bodies", "-1")).toThrow(/--cut-bodies/);
+    expect(parse("--keep-alive-idle-ms", "0")).toThrow(/--keep-alive-idle-ms: must be an integer from 1/);
+    expect(parse("--error-body")).toThrow(UsageError);
   });
 
   it("flags become options", () => {
-    const command = parseCommandLine(["--api-key", "k", "--per-page-cap", "25", "--null-strings"], {});
-    expect(command).toMatchObject({ help: false, options: { perPageCap: 25, nullStrings: true } });
+    const command = parseCommandLine(
+      [
+        ...["--api-key", "k", "--per-page-cap", "25", "--null-strings", "--error-body", "problem"],
+        ...[
+          "--numeric-ids",
+          "--url-forward-creates-records",
+          "--retry-after",
+          "fraction",
+          "--cut-bodies",
+          "3",
+        ],
+        ...["--ignore-range", "--keep-alive-idle-ms", "250", "--patch-apply", "itemwise"],
+      ],
+      {},
+    );
+    expect(command).toEqual({
+      help: false,
+      keyFromEnv: false,
+      options: {
+        apiKey: "k",
+        port: 8080,
+        perPageCap: 25,
+        nullStrings: true,
+        errorBody: "problem",
+        numericIds: true,
+        urlForwardCreatesRecords: true,
+        retryAfter: "fraction",
+        cutBodies: 3,
+        ignoreRange: true,
+        keepAliveIdleMs: 250,
+        patchApply: "itemwise",
+      },
+    });
   });
 
   it("defaults: no personality", async () => {
@@ -177,5 +227,429 @@ describe("a total that changes between pages", () => {
     const missing = await call(sandbox, "DELETE", "/__sandbox/contacts/C0000002");
     expect(missing.status).toBe(404);
     expect(errorOf(missing).message).toMatch(/C0000002/);
+  });
+});
+
+const RECORDS = "/v2/dns/templates/web/records";
+const put = (sandbox: Sandbox, records: unknown[]) => call(sandbox, "PUT", RECORDS, { body: { records } });
+const patch = (sandbox: Sandbox, body: unknown) => call(sandbox, "PATCH", RECORDS, { body });
+
+describe("errorBody", () => {
+  /** The API's own words for each error the spec's operations can meet. */
+  const cases: Array<[string, (sandbox: Sandbox) => Promise<Call>, number, string]> = [
+    [
+      "unknown template",
+      (s) => call(s, "PUT", "/v2/dns/templates/nope/records", { body: { records: [] } }),
+      404,
+      "template nope does not exist",
+    ],
+    ["unknown domain", (s) => call(s, "POST", "/v2/domains/none.example/restore"), 404, "none.example"],
+    [
+      "wrong key",
+      (s) => call(s, "GET", "/v2/contacts", { authorization: "Bearer wrong" }),
+      401,
+      "invalid API key",
+    ],
+    [
+      "bad record",
+      (s) => patch(s, { add: [{ name: "@", type: "MX", content: "mx.example.net" }] }),
+      400,
+      "add[0].priority",
+    ],
+  ];
+
+  it.each(cases)('message: {"message"} for %s', async (_name, request, status, words) => {
+    const sandbox = await start({ contacts: 0, errorBody: "message" });
+    const result = await request(sandbox);
+    expect(result.status).toBe(status);
+    expect(result.headers.get("content-type")).toBe("application/json;charset=utf-8");
+    expect(result.json).toEqual({ message: expect.stringContaining(words) });
+  });
+
+  it.each(cases)('errors: {"errors":[{"message"}]} for %s', async (_name, request, status, words) => {
+    const sandbox = await start({ contacts: 0, errorBody: "errors" });
+    const result = await request(sandbox);
+    expect(result.status).toBe(status);
+    expect(result.json).toEqual({ errors: [{ message: expect.stringContaining(words) }] });
+  });
+
+  it.each(cases)(
+    "problem: RFC 7807 application/problem+json for %s",
+    async (_name, request, status, words) => {
+      const sandbox = await start({ contacts: 0, errorBody: "problem" });
+      const result = await request(sandbox);
+      expect(result.status).toBe(status);
+      expect(result.headers.get("content-type")).toBe("application/problem+json");
+      expect(result.json).toEqual({
+        type: "about:blank",
+        title: expect.any(String),
+        status,
+        detail: expect.stringContaining(words),
+      });
+    },
+  );
+
+  it.each(cases)("html: a proxy's text/html page for %s", async (_name, request, status, words) => {
+    const sandbox = await start({ contacts: 0, errorBody: "html" });
+    const result = await request(sandbox);
+    expect(result.status).toBe(status);
+    expect(result.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(result.text).toMatch(/^<!DOCTYPE html>/);
+    expect(result.text).toContain(`<h1>${status} `);
+    expect(result.text).toContain(words);
+    expect(result.json).toBeUndefined();
+  });
+
+  it.each(cases)("empty: no body at all for %s", async (_name, request, status) => {
+    const sandbox = await start({ contacts: 0, errorBody: "empty" });
+    const result = await request(sandbox);
+    expect(result.status).toBe(status);
+    expect(result.text).toBe("");
+    expect(result.headers.get("content-length")).toBe("0");
+    expect(result.headers.get("content-type")).toBeNull();
+  });
+
+  it("shapes injected faults and the 429 of the rate limit too; a fault's own body stays verbatim", async () => {
+    const sandbox = await start({ contacts: 0, errorBody: "problem", rateLimit: { perSecond: 1, burst: 1 } });
+    sandbox.addFault({ method: "GET", respond: { status: 503 } });
+    const injected = await call(sandbox, "GET", "/v2/contacts");
+    expect(injected.json).toMatchObject({
+      status: 503,
+      title: "Service Unavailable",
+      detail: "injected fault: HTTP 503",
+    });
+    await call(sandbox, "GET", "/v2/contacts");
+    const limited = await call(sandbox, "GET", "/v2/contacts");
+    expect(limited.status).toBe(429);
+    expect(limited.json).toMatchObject({ status: 429, detail: expect.stringContaining("rate limit") });
+    sandbox.addFault({ method: "GET", respond: { status: 500, body: '{"oops":1}' } });
+    expect((await call(sandbox, "GET", "/v2/contacts")).text).toBe('{"oops":1}');
+  });
+
+  it("HTML-escapes the words it puts in a page", async () => {
+    const sandbox = await start({ contacts: 0, errorBody: "html" });
+    const result = await call(sandbox, "PUT", RECORDS, {
+      rawBody: "{}",
+      headers: { "Content-Type": "text/plain" },
+    });
+    expect(result.status).toBe(415);
+    expect(result.text).toContain("got &#34;text/plain&#34;");
+    expect(result.text).not.toContain('"text/plain"');
+  });
+
+  it("admin routes keep the sandbox's own shape", async () => {
+    const sandbox = await start({ contacts: 0, errorBody: "empty" });
+    const missing = await call(sandbox, "GET", "/__sandbox/templates/nope");
+    expect(errorOf(missing).message).toMatch(/nope/);
+  });
+});
+
+describe("numericIds", () => {
+  it("answers PUT and PATCH with numbers; the records are addressed by the string form", async () => {
+    const sandbox = await start({ contacts: 0, numericIds: true });
+    const created = await put(sandbox, [
+      { name: "@", type: "A", content: "192.0.2.1" },
+      { name: "@", type: "TXT", content: "v=spf1 -all" },
+    ]);
+    expect(created.status).toBe(200);
+    const ids = (created.json as { record_id: unknown[] }).record_id;
+    expect(ids).toHaveLength(2);
+    for (const id of ids) expect(Number.isInteger(id)).toBe(true);
+    expect(created.text).toMatch(/^\{"record_id":\[\d+,\d+\]\}$/);
+    const [a, txt] = ids as number[];
+    const changed = await patch(sandbox, {
+      update: [{ record_id: String(a), name: "@", content: "192.0.2.2" }],
+      del: [{ record_id: String(txt) }],
+      add: [{ name: "www", type: "CNAME", content: "{domainname}." }],
+    });
+    expect(changed.status).toBe(200);
+    const [added] = (changed.json as { record_id: number[] }).record_id;
+    expect(typeof added).toBe("number");
+    expect(sandbox.templateRecords("web")).toEqual([
+      { record_id: String(a), name: "@", type: "A", content: "192.0.2.2" },
+      { record_id: String(added), name: "www", type: "CNAME", content: "{domainname}." },
+    ]);
+    expect(sandbox.deleteRecord("web", String(added))).toBe(true);
+    const gone = await patch(sandbox, { del: [{ record_id: String(added) }] });
+    expect(gone.status).toBe(404);
+  });
+});
+
+describe("urlForwardCreatesRecords", () => {
+  it.each(["URLFWD", "URLFWD301", "URLCLO"])(
+    "a %s add also creates an A and an AAAA at its name, and names all three ids",
+    async (type) => {
+      const sandbox = await start({ contacts: 0, urlForwardCreatesRecords: true });
+      const result = await patch(sandbox, { add: [{ name: "go", type, content: "https://example.org/" }] });
+      expect(result.status).toBe(200);
+      const ids = (result.json as { record_id: string[] }).record_id;
+      expect(ids).toHaveLength(3);
+      expect(sandbox.templateRecords("web")).toEqual([
+        { record_id: ids[0], name: "go", type, content: "https://example.org/" },
+        { record_id: ids[1], name: "go", type: "A", content: "192.0.2.80" },
+        { record_id: ids[2], name: "go", type: "AAAA", content: "2001:db8::80" },
+      ]);
+    },
+  );
+
+  it("a PUT answers more ids than records; other types are untouched", async () => {
+    const sandbox = await start({ contacts: 0, urlForwardCreatesRecords: true });
+    const result = await put(sandbox, [
+      { name: "@", type: "TXT", content: "hello" },
+      { name: "@", type: "URLFWD301", content: "https://example.org/" },
+    ]);
+    const ids = (result.json as { record_id: string[] }).record_id;
+    expect(ids).toHaveLength(4);
+    expect(sandbox.templateRecords("web")?.map((r) => r.type)).toEqual(["TXT", "URLFWD301", "A", "AAAA"]);
+    const plain = await start({ contacts: 0 });
+    expect(
+      (
+        (await put(plain, [{ name: "@", type: "URLFWD", content: "https://example.org/" }])).json as {
+          record_id: string[];
+        }
+      ).record_id,
+    ).toHaveLength(1);
+  });
+});
+
+describe("retryAfter", () => {
+  it("fraction: the rate limit's 429 says the wait as a decimal", async () => {
+    const sandbox = await start({
+      contacts: 0,
+      retryAfter: "fraction",
+      rateLimit: { perSecond: 4, burst: 1 },
+    });
+    expect((await call(sandbox, "GET", "/v2/contacts")).status).toBe(200);
+    const limited = await call(sandbox, "GET", "/v2/contacts");
+    expect(limited.status).toBe(429);
+    const value = limited.headers.get("retry-after")!;
+    expect(value).toMatch(/^\d+\.\d$/);
+    expect(Number(value)).toBeGreaterThan(0);
+    expect(Number(value)).toBeLessThanOrEqual(0.3);
+  });
+
+  it("date: the rate limit's 429 says an HTTP date no earlier than the wait", async () => {
+    const sandbox = await start({ contacts: 0, retryAfter: "date", rateLimit: { perSecond: 0.5, burst: 1 } });
+    await call(sandbox, "GET", "/v2/contacts");
+    const before = Date.now();
+    const limited = await call(sandbox, "GET", "/v2/contacts");
+    const value = limited.headers.get("retry-after")!;
+    expect(value).toMatch(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/);
+    expect(Date.parse(value) - before).toBeGreaterThanOrEqual(1000);
+    expect(Date.parse(value) - before).toBeLessThan(60_000);
+  });
+
+  it("a fault's numeric retryAfter is written in the sandbox's form; a string is sent verbatim", async () => {
+    const forms = { seconds: /^3$/, fraction: /^2\.5$/, date: / GMT$/ } as const;
+    for (const [form, pattern] of Object.entries(forms)) {
+      const sandbox = await start({ contacts: 0, retryAfter: form as keyof typeof forms });
+      sandbox.addFault({
+        method: "GET",
+        respond: { status: 503, retryAfter: 2.5 },
+      });
+      sandbox.addFault({ method: "PATCH", respond: { status: 429, retryAfter: "1.5" } });
+      const faulted = await call(sandbox, "GET", "/v2/contacts");
+      expect(faulted.status).toBe(503);
+      expect(faulted.headers.get("retry-after"), form).toMatch(pattern);
+      const verbatim = await patch(sandbox, { del: [{ record_id: "x" }] });
+      expect(verbatim.headers.get("retry-after")).toBe("1.5");
+    }
+  });
+});
+
+/** One raw HTTP exchange, for what fetch hides: a cut body, a Range header, the connection. */
+async function exchange(
+  sandbox: Sandbox,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<{ status: number; headers: Record<string, unknown>; received: string; error?: string }> {
+  const { request } = await import("node:http");
+  return new Promise((resolve) => {
+    const req = request(
+      `${sandbox.url}${path}`,
+      { method, headers: { Authorization: `Bearer ${API_KEY}`, ...headers }, agent: false },
+      (res) => {
+        let received = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          received += chunk;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, received }));
+        res.on("error", (error) =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, received, error: error.message }),
+        );
+      },
+    );
+    req.on("error", (error) => resolve({ status: 0, headers: {}, received: "", error: error.message }));
+    req.end(body);
+  });
+}
+
+describe("cutBodies and the cut fault", () => {
+  it("cuts the first N answers that have a body: full Content-Length, half the body, then the socket closes", async () => {
+    const sandbox = await start({ contacts: 5, cutBodies: 2 });
+    for (let i = 0; i < 2; i += 1) {
+      const cut = await exchange(sandbox, "GET", "/v2/contacts");
+      expect(cut.status).toBe(200);
+      expect(cut.error).toBeDefined();
+      const length = Number(cut.headers["content-length"]);
+      expect(cut.received.length).toBeGreaterThan(0);
+      expect(cut.received.length).toBeLessThan(length);
+    }
+    const whole = await exchange(sandbox, "GET", "/v2/contacts");
+    expect(whole.error).toBeUndefined();
+    expect(whole.received.length).toBe(Number(whole.headers["content-length"]));
+    expect(sandbox.requests.map((r) => r.cut === true)).toEqual([true, true, false]);
+    // fetch sees the cut as a failed body read.
+    sandbox.reset();
+    await expect(
+      fetch(`${sandbox.url}/v2/contacts`, { headers: { Authorization: `Bearer ${API_KEY}` } }).then((r) =>
+        r.text(),
+      ),
+    ).rejects.toThrow();
+  });
+
+  it("does not count answers without a body, and applies the change it cuts the answer of", async () => {
+    const sandbox = await start({ contacts: 0, cutBodies: 1 });
+    expect((await exchange(sandbox, "POST", "/v2/domains/shop.example/restore")).status).toBe(204);
+    const cut = await exchange(
+      sandbox,
+      "PUT",
+      RECORDS,
+      { "Content-Type": "application/json" },
+      JSON.stringify({ records: [{ name: "@", type: "A", content: "192.0.2.1" }] }),
+    );
+    expect(cut.error).toBeDefined();
+    expect(sandbox.templateRecords("web")).toHaveLength(1);
+    expect(sandbox.requests.at(-1)).toMatchObject({ status: 200, cut: true });
+  });
+
+  it("a fault rule with cut: true cuts the matching answer", async () => {
+    const sandbox = await start({ contacts: 5 });
+    sandbox.addFault({ method: "GET", nth: 2, cut: true });
+    expect((await exchange(sandbox, "GET", "/v2/contacts")).error).toBeUndefined();
+    expect((await exchange(sandbox, "GET", "/v2/contacts")).error).toBeDefined();
+    expect(sandbox.requests.at(-1)).toMatchObject({ fault: true, cut: true });
+    expect(() => sandbox.addFault({ cut: true, drop: "after" })).toThrow(/cannot be combined/);
+  });
+});
+
+describe("Range headers", () => {
+  it("are recorded in the request log, and absent otherwise", async () => {
+    const sandbox = await start({ contacts: 3 });
+    await exchange(sandbox, "GET", "/v2/contacts", { Range: "bytes=0-9" });
+    await exchange(sandbox, "GET", "/v2/contacts");
+    expect(sandbox.requests[0]!.range).toBe("bytes=0-9");
+    expect(sandbox.requests[1]).not.toHaveProperty("range");
+  });
+
+  it("by default are honoured like a caching proxy would: 206 with Content-Range, 416 past the end", async () => {
+    const sandbox = await start({ contacts: 3 });
+    const whole = await exchange(sandbox, "GET", "/v2/contacts");
+    const part = await exchange(sandbox, "GET", "/v2/contacts", { Range: "bytes=0-9" });
+    expect(part.status).toBe(206);
+    expect(part.received).toBe(whole.received.slice(0, 10));
+    expect(part.headers["content-range"]).toBe(`bytes 0-9/${whole.received.length}`);
+    const tail = await exchange(sandbox, "GET", "/v2/contacts", { Range: "bytes=-5" });
+    expect(tail.received).toBe(whole.received.slice(-5));
+    const past = await exchange(sandbox, "GET", "/v2/contacts", { Range: `bytes=${whole.received.length}-` });
+    expect(past.status).toBe(416);
+    expect(past.headers["content-range"]).toBe(`bytes */${whole.received.length}`);
+    // Several ranges or another unit: ignored, as RFC 9110 allows.
+    expect((await exchange(sandbox, "GET", "/v2/contacts", { Range: "bytes=0-1,4-5" })).status).toBe(200);
+    expect((await exchange(sandbox, "GET", "/v2/contacts", { Range: "items=0-1" })).status).toBe(200);
+  });
+
+  it("ignoreRange: answered 200 with the whole body, still recorded", async () => {
+    const sandbox = await start({ contacts: 3, ignoreRange: true });
+    const whole = await exchange(sandbox, "GET", "/v2/contacts");
+    const asked = await exchange(sandbox, "GET", "/v2/contacts", { Range: "bytes=0-9" });
+    expect(asked.status).toBe(200);
+    expect(asked.received).toBe(whole.received);
+    expect(sandbox.requests.at(-1)!.range).toBe("bytes=0-9");
+  });
+});
+
+describe("keepAliveIdleMs", () => {
+  it("closes an idle keep-alive connection after the given time; a new one is served", async () => {
+    const { Agent, request } = await import("node:http");
+    const sandbox = await start({ contacts: 1, keepAliveIdleMs: 50 });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const closed = new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error("the idle connection was not closed within 20 s")),
+          20_000,
+        );
+        const req = request(
+          `${sandbox.url}/v2/contacts`,
+          { agent, headers: { Authorization: `Bearer ${API_KEY}` } },
+          (res) => {
+            expect(res.headers.connection).toBe("keep-alive");
+            expect(res.headers["keep-alive"]).toMatch(/timeout=/);
+            res.resume();
+            res.on("end", () => {
+              req.socket?.once("close", () => {
+                clearTimeout(timer);
+                resolve();
+              });
+            });
+          },
+        );
+        req.on("error", reject);
+        req.end();
+      });
+      await closed;
+      expect((await call(sandbox, "GET", "/v2/contacts")).status).toBe(200);
+    } finally {
+      agent.destroy();
+    }
+  });
+});
+
+describe("patchApply", () => {
+  async function seeded(patchApply?: "atomic" | "itemwise") {
+    const sandbox = await start({ contacts: 0, ...(patchApply === undefined ? {} : { patchApply }) });
+    const [a, b] = sandbox.seedTemplate("web", [
+      { name: "a", type: "A", content: "192.0.2.1" },
+      { name: "b", type: "A", content: "192.0.2.2" },
+    ]);
+    return { sandbox, a: a!, b: b! };
+  }
+  const body = (a: string, b: string) => ({
+    del: [{ record_id: a }, { record_id: "rec-999" }],
+    update: [{ record_id: b, name: "b", content: "192.0.2.22" }],
+    add: [{ name: "c", type: "A", content: "192.0.2.3" }],
+  });
+
+  it("atomic (default): an unknown id is a 404 and nothing changes", async () => {
+    const { sandbox, a, b } = await seeded();
+    const before = sandbox.templateRecords("web");
+    const result = await patch(sandbox, body(a, b));
+    expect(result.status).toBe(404);
+    expect(errorOf(result).message).toBe("del[1].record_id: template web has no record rec-999");
+    expect(sandbox.templateRecords("web")).toEqual(before);
+  });
+
+  it("itemwise: the valid items are applied (del, update, add), then the 404 names the unknown id", async () => {
+    const { sandbox, a, b } = await seeded("itemwise");
+    const result = await patch(sandbox, body(a, b));
+    expect(result.status).toBe(404);
+    expect(errorOf(result).message).toMatch(
+      /^del\[1\]\.record_id: template web has no record rec-999; the other items were applied$/,
+    );
+    const after = sandbox.templateRecords("web")!;
+    expect(after.map((r) => `${r.name} ${r.content}`)).toEqual(["b 192.0.2.22", "c 192.0.2.3"]);
+    expect(after[0]!.record_id).toBe(b);
+  });
+
+  it("itemwise: a 400 still changes nothing", async () => {
+    const { sandbox, a } = await seeded("itemwise");
+    const before = sandbox.templateRecords("web");
+    const result = await patch(sandbox, { del: [{ record_id: a }, { record_id: a }] });
+    expect(result.status).toBe(400);
+    expect(sandbox.templateRecords("web")).toEqual(before);
   });
 });
