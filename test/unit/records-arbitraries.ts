@@ -1,17 +1,14 @@
 /**
- * fast-check generators of records for the planner and key tests. Records are drawn from small
- * pools of names, types, contents and numbers so that exact matches, same-name pairs and
+ * fast-check generators of records for the planner, key and state tests. Records are drawn from
+ * small pools of names, types, contents and numbers so that exact matches, same-name pairs and
  * duplicates all happen often. They need not pass the input rules: the planner must work on any
  * multiset of records.
  */
 import fc from "fast-check";
 import type { RecordType } from "../../provider/client/wire";
-import {
-  canonicalOrder,
-  numberFieldsOf,
-  type RecordSpec,
-  type StateRecord,
-} from "../../provider/records/rules";
+import { canonicalOrder, numberFieldsOf, type RecordSpec } from "../../provider/records/model";
+import type { HeldRecord, KeyedRecord } from "../../provider/records/plan";
+import { keyRecords } from "../../provider/records/state";
 
 const NAMES = ["@", "www", "mail", "_sip._tcp"];
 const TYPES: RecordType[] = ["A", "TXT", "MX", "SRV", "CNAME"];
@@ -37,12 +34,33 @@ export const recordArb: fc.Arbitrary<RecordSpec> = fc
 /** A multiset of records (duplicates allowed). */
 export const recordsArb: fc.Arbitrary<RecordSpec[]> = fc.array(recordArb, { maxLength: 14 });
 
-/** A multiset of records with unique ids, as a template's state. */
-export const stateArb: fc.Arbitrary<StateRecord[]> = recordsArb.map((records) =>
-  records.map((r, i) => ({ ...r, recordId: `cur-${i}` })),
-);
+/** A set of records (no two equal): what validation lets through as a declaration. */
+export const distinctRecordsArb: fc.Arbitrary<RecordSpec[]> = fc.uniqueArray(recordArb, {
+  maxLength: 14,
+  selector: (r) => JSON.stringify([r.name, r.type, r.content, r.priority, r.weight, r.port]),
+});
 
-/** The record without its id, in a fresh object holding only the fields a RecordSpec has. */
+/** Records keyed as a first declaration keys them ({@link keyRecords}). */
+export function keyed(records: readonly RecordSpec[]): KeyedRecord[] {
+  return Object.entries(keyRecords(records)).map(([key, r]) => ({ ...r, key }));
+}
+
+/**
+ * Records held by a resource: unique ids (`cur-0`, `cur-1`...) and unique keys, duplicates allowed
+ * (a state partly applied can hold two equal records).
+ */
+export function held(records: readonly RecordSpec[], idPrefix = "cur-"): HeldRecord[] {
+  const withIds = records.map((r, i) => ({ ...r, recordId: `${idPrefix}${i}` }));
+  return Object.entries(keyRecords(withIds)).map(([key, r]) => ({ ...r, key }));
+}
+
+/** A multiset of held records, as a template's state. */
+export const heldArb: fc.Arbitrary<HeldRecord[]> = recordsArb.map((records) => held(records));
+
+/** A multiset of declared records, keyed. */
+export const keyedArb: fc.Arbitrary<KeyedRecord[]> = recordsArb.map(keyed);
+
+/** The record without its id or key, in a fresh object holding only the fields a RecordSpec has. */
 export function withoutId(r: RecordSpec): RecordSpec {
   const spec: RecordSpec = { name: r.name, type: r.type, content: r.content };
   for (const field of ["priority", "weight", "port"] as const) {
@@ -52,7 +70,7 @@ export function withoutId(r: RecordSpec): RecordSpec {
   return spec;
 }
 
-/** The multiset of records, ids dropped, in canonical order: equal multisets give equal arrays. */
+/** The multiset of records, ids and keys dropped, in canonical order: equal multisets give equal arrays. */
 export function multiset(records: readonly RecordSpec[]): RecordSpec[] {
   return canonicalOrder(records.map(withoutId));
 }

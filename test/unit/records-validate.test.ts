@@ -1,21 +1,17 @@
 import { describe, expect, it } from "vitest";
+import type { InputIssue } from "../../provider/records/issues";
+import type { RecordSpec } from "../../provider/records/model";
+import { DEFAULT_SAFETY_THRESHOLD } from "../../provider/records/safety";
 import {
-  canonicalOrder,
-  compareRecords,
-  DEFAULT_SAFETY_THRESHOLD,
-  describeRecord,
-  formatIssue,
-  type InputIssue,
-  numberFieldsOf,
-  type RecordSpec,
-  sameRecord,
-  toUpdateItem,
-  toWireRecord,
   validateRecords,
-  validateSafetyThreshold,
   validateTemplateId,
   validateTemplateRecordsInputs,
-} from "../../provider/records/rules";
+} from "../../provider/records/validate";
+
+/** An issue as one line, `property: reason`. */
+function formatIssue(issue: InputIssue): string {
+  return `${issue.property}: ${issue.reason}`;
+}
 
 /** Validates one record and returns its issues as `property: reason` lines. */
 function issuesOf(record: unknown): string[] {
@@ -240,7 +236,7 @@ describe("validateRecords: names", () => {
   it("rejects characters and label forms that are not allowed", () => {
     for (const name of ["w w", "www..x", ".www", "wh@t", "a.*", "**", "é"]) {
       expect(onlyIssue({ ...VALID.A, name }).reason).toBe(
-        `"${name}" is not a valid name: use "@" or dot-separated labels of letters, digits, "-" and "_", optionally starting with a "*" label, e.g. "www", "_dmarc" or "*.dev"`,
+        `"${name}" is not a valid name: use "@" or dot-separated labels of letters, digits, "-" and "_", optionally starting with a "*" label, e.g. "www", "_dmarc" or "*.dev" (internationalized names in their xn-- form)`,
       );
     }
   });
@@ -374,6 +370,89 @@ describe("validateRecords: contents per type", () => {
   });
 });
 
+describe("validateRecords: host names and IPv6 in one spelling", () => {
+  const HOST_TYPES = { CNAME: VALID.CNAME!, NS: VALID.NS!, MX: VALID.MX!, SRV: VALID.SRV! };
+  const EXAMPLES = {
+    CNAME: "target.example.net.",
+    NS: "ns1.example.net",
+    MX: "mx1.example.net",
+    SRV: "sip.example.net",
+  };
+
+  it.each(Object.entries(HOST_TYPES))(
+    "refuses an IP address as %s target, naming a host instead",
+    (type, record) => {
+      for (const content of ["192.0.2.1", "2001:db8::1", "::ffff:192.0.2.1"]) {
+        expect(onlyIssue({ ...record, content })).toEqual({
+          property: "records[0].content",
+          reason:
+            `${JSON.stringify(content)} is an IP address, and ${type} records point at a host name (RFC 1123 2.1); ` +
+            `give the name of a host that has an A or AAAA record, e.g. "${EXAMPLES[type as keyof typeof EXAMPLES]}"`,
+        });
+      }
+    },
+  );
+
+  it("still takes host names that look like numbers but are not addresses", () => {
+    for (const content of ["192.0.2.1.example.net.", "1.2.3", "10-0-0-1.example.net"]) {
+      expect(validateRecords([{ ...VALID.CNAME, content }]).issues).toEqual([]);
+    }
+  });
+
+  it("lower-cases host-name contents, keeping the placeholder, and leaves other contents as written", () => {
+    const { records, issues } = validateRecords([
+      { name: "www", type: "CNAME", content: "Web.{domainname}.EXAMPLE." },
+      { name: "@", type: "MX", content: "MX1.Example.NET", priority: 10 },
+      { name: "sub", type: "NS", content: "NS1.Example.net." },
+      { name: "_sip._tcp", type: "SRV", content: "SIP.example.net", priority: 1, weight: 2, port: 3 },
+      { name: "@", type: "TXT", content: "Hello World" },
+      { name: "go", type: "URLFWD", content: "https://Example.net/A" },
+    ]);
+    expect(issues).toEqual([]);
+    expect(records.map((r) => r.content)).toEqual([
+      "mx1.example.net",
+      "Hello World",
+      "sip.example.net",
+      "https://Example.net/A",
+      "ns1.example.net.",
+      "web.{domainname}.example.",
+    ]);
+  });
+
+  it("writes IPv6 addresses in RFC 5952 form: lower case, no leading zeros, longest zero run compressed", () => {
+    const cases: Array<[string, string]> = [
+      ["2001:DB8:0:0:0:0:0:1", "2001:db8::1"],
+      ["2001:0db8::0001", "2001:db8::1"],
+      ["2001:db8:0:0:1:0:0:1", "2001:db8::1:0:0:1"],
+      ["0:0:0:0:0:0:0:0", "::"],
+      ["::1", "::1"],
+    ];
+    for (const [content, canonical] of cases) {
+      expect(validateRecords([{ ...VALID.AAAA, content }])).toEqual({
+        records: [{ ...VALID.AAAA, content: canonical }],
+        issues: [],
+      });
+    }
+  });
+
+  it("calls two spellings of one host name or one IPv6 address duplicates", () => {
+    expect(
+      validateRecords([
+        { ...VALID.AAAA, content: "2001:db8::1" },
+        { ...VALID.AAAA, content: "2001:DB8:0::0:1" },
+        { ...VALID.MX, content: "mx1.example.net" },
+        { ...VALID.MX, content: "MX1.EXAMPLE.NET" },
+      ]).issues,
+    ).toEqual([
+      { property: "records[1]", reason: "duplicates records[0] (www AAAA 2001:db8::1); remove one of them" },
+      {
+        property: "records[3]",
+        reason: "duplicates records[2] (@ MX 10 mx1.example.net); remove one of them",
+      },
+    ]);
+  });
+});
+
 describe("validateRecords: rules between records", () => {
   it("rejects exact duplicates after normalization, naming both indexes", () => {
     const { records, issues } = validateRecords([
@@ -464,48 +543,6 @@ describe("validateTemplateId", () => {
   });
 });
 
-describe("validateSafetyThreshold", () => {
-  it("defaults when absent or true, turns off with false", () => {
-    expect(validateSafetyThreshold(undefined)).toEqual({ threshold: DEFAULT_SAFETY_THRESHOLD, issues: [] });
-    expect(validateSafetyThreshold(true)).toEqual({ threshold: DEFAULT_SAFETY_THRESHOLD, issues: [] });
-    expect(validateSafetyThreshold(false)).toEqual({ threshold: false, issues: [] });
-    expect(DEFAULT_SAFETY_THRESHOLD).toEqual({ minExistingRecords: 10, maxChangePercent: 30 });
-  });
-
-  it("overrides single fields", () => {
-    expect(validateSafetyThreshold({ maxChangePercent: 50 }).threshold).toEqual({
-      minExistingRecords: 10,
-      maxChangePercent: 50,
-    });
-    expect(validateSafetyThreshold({ minExistingRecords: 0, maxChangePercent: 12.5 }).threshold).toEqual({
-      minExistingRecords: 0,
-      maxChangePercent: 12.5,
-    });
-  });
-
-  it("names the offending field", () => {
-    expect(validateSafetyThreshold({ maxChangePercent: 150 }).issues).toEqual([
-      {
-        property: "safetyThreshold.maxChangePercent",
-        reason:
-          "must be a percentage from 0 to 100; got 150 (to turn the check off, set safetyThreshold: false)",
-      },
-    ]);
-    expect(validateSafetyThreshold({ minExistingRecords: 2.5 }).issues.map(formatIssue)).toEqual([
-      "safetyThreshold.minExistingRecords: must be a whole number of records, e.g. 10; got 2.5",
-    ]);
-    expect(validateSafetyThreshold({ maxChangePercent: "30" }).issues.map(formatIssue)).toEqual([
-      'safetyThreshold.maxChangePercent: must be a percentage from 0 to 100, e.g. 30; got the string "30"',
-    ]);
-    expect(validateSafetyThreshold({ maxPercent: 5 }).issues.map((i) => i.property)).toEqual([
-      "safetyThreshold.maxPercent",
-    ]);
-    expect(validateSafetyThreshold(30).issues.map(formatIssue)).toEqual([
-      "safetyThreshold: expected { minExistingRecords?: number, maxChangePercent?: number } or false; got number 30",
-    ]);
-  });
-});
-
 describe("validateTemplateRecordsInputs", () => {
   it("returns the normalized inputs, ignoring keys it does not know", () => {
     expect(
@@ -518,6 +555,7 @@ describe("validateTemplateRecordsInputs", () => {
       inputs: {
         templateId: "7",
         records: [{ name: "www", type: "A", content: "192.0.2.1" }],
+        purge: true,
         safetyThreshold: DEFAULT_SAFETY_THRESHOLD,
       },
       issues: [],
@@ -559,63 +597,5 @@ describe("validateTemplateRecordsInputs: purge", () => {
     expect(result.issues[1]?.reason).toBe(
       "expected true (the resource owns the whole template) or false (only its own records)",
     );
-  });
-});
-
-describe("order, equality and wire forms", () => {
-  const a: RecordSpec = { name: "www", type: "A", content: "192.0.2.1" };
-
-  it("orders by name, type, content, then numbers, absent numbers first", () => {
-    const records: RecordSpec[] = [
-      { name: "www", type: "TXT", content: "a" },
-      { name: "@", type: "MX", content: "mx.example.net", priority: 20 },
-      { name: "@", type: "MX", content: "mx.example.net", priority: 10 },
-      { name: "@", type: "A", content: "192.0.2.9" },
-      a,
-    ];
-    expect(canonicalOrder(records).map(describeRecord)).toEqual([
-      "@ A 192.0.2.9",
-      "@ MX 10 mx.example.net",
-      "@ MX 20 mx.example.net",
-      "www A 192.0.2.1",
-      "www TXT a",
-    ]);
-    expect(compareRecords({ ...a, priority: 1 }, a)).toBeGreaterThan(0);
-  });
-
-  it("breaks ties between equal records by id, whatever the input order", () => {
-    const x = { ...a, recordId: "b" };
-    const y = { ...a, recordId: "a" };
-    expect(canonicalOrder([x, y])).toEqual([y, x]);
-    expect(canonicalOrder([y, x])).toEqual([y, x]);
-  });
-
-  it("compares everything but the id", () => {
-    expect(sameRecord(a, { ...a, recordId: "r1" } as RecordSpec)).toBe(true);
-    expect(sameRecord(a, { ...a, content: "192.0.2.2" })).toBe(false);
-    expect(sameRecord(VALID.MX!, { ...VALID.MX!, priority: 11 })).toBe(false);
-  });
-
-  it("sends only the numbers a type takes, never null", () => {
-    expect(toWireRecord(VALID.SRV!)).toEqual(VALID.SRV);
-    expect(toWireRecord({ ...a, priority: 3 } as RecordSpec)).toEqual(a);
-    expect(toWireRecord({ ...VALID.MX!, weight: 1 })).toEqual(VALID.MX);
-    expect(toWireRecord({ ...a, recordId: "r9" } as RecordSpec)).toEqual(a);
-  });
-
-  it("builds update items without type", () => {
-    expect(toUpdateItem("r7", { ...VALID.MX!, priority: 20 })).toEqual({
-      record_id: "r7",
-      name: "@",
-      content: "mx1.example.net",
-      priority: 20,
-    });
-    expect(toUpdateItem("r8", a)).toEqual({ record_id: "r8", name: "www", content: "192.0.2.1" });
-  });
-
-  it("knows which numbers each type takes", () => {
-    expect(numberFieldsOf("SRV")).toEqual(["priority", "weight", "port"]);
-    expect(numberFieldsOf("MX")).toEqual(["priority"]);
-    expect(numberFieldsOf("CAA")).toEqual([]);
   });
 });
