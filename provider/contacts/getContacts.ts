@@ -179,9 +179,12 @@ async function listOnce(
  * When the contacts change while they are listed (`total_results` moves, or a contact comes on two
  * pages), the listing starts again from page 1, up to 3 listings; then it fails with a
  * {@link ContactsListingError} of kind `changed`. Answers that contradict themselves fail at once
- * with kind `inconsistent`. It never returns part of the contacts as if it were all. (A change that
- * keeps the total and moves no contact across a page boundary, as an edit of a field not sorted
- * by, cannot be seen and does not need to be.)
+ * with kind `inconsistent`. It never returns part of the contacts as if it were all.
+ *
+ * What no answer shows cannot be caught: between two page requests, one contact removed from a
+ * page already read and another added to a later one keep the total and move the contacts in
+ * between one place forward, so one of them is skipped (the spec shows no cursor or version that
+ * would reveal it). A change moving contacts the other way serves one twice, which is caught.
  *
  * With `page`, that page alone, in the API's page size (`perPage` of the result), checked the same
  * way. Bad arguments fail before any request with an `InvalidArgumentError` naming the argument.

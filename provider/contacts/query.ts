@@ -81,7 +81,9 @@ export class InvalidArgumentError extends Error {
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? "invalid Date" : "a Date";
+  if (value instanceof Date) {
+    return Number.isNaN(value.getTime()) ? "invalid Date" : `the Date ${value.toISOString()}`;
+  }
   if (typeof value === "string") return JSON.stringify(value);
   return typeof value === "object" ? "an object" : `${typeof value} ${String(value)}`;
 }
@@ -89,6 +91,22 @@ function describe(value: unknown): string {
 /** A zod `error` option: `<what>; got <the value>`. */
 function got(what: string): { error: (issue: { input?: unknown }) => string } {
   return { error: (issue) => `${what}; got ${describe(issue.input)}` };
+}
+
+/**
+ * A union of `options` whose message is the one of the option that matched the type but not the
+ * rules (zod would otherwise say only that no option matched), else `<forms>; got <the value>`.
+ */
+function either<const T extends readonly [z.ZodType, z.ZodType]>(options: T, forms: string) {
+  return z.union(options, {
+    error: (issue) => {
+      if (issue.code === "invalid_union") {
+        const near = issue.errors.flat().find((inner) => inner.code !== "invalid_type");
+        if (near !== undefined) return near.message;
+      }
+      return `${forms}; got ${describe(issue.input)}`;
+    },
+  });
 }
 
 /**
@@ -137,24 +155,24 @@ const statusList = z
 
 const COMPARISON = /^(?:>=|<=|>|<)/;
 
-const connectionsForms = got(
-  'must be a whole number such as 5, or a comparison such as ">5", ">=5", "<5" or "<=5"',
-);
-const connectionsValue = z.union(
+const CONNECTIONS_FORMS =
+  'must be a whole number such as 5, or a comparison such as ">5", ">=5", "<5" or "<=5"';
+const connectionsForms = got(CONNECTIONS_FORMS);
+const connectionsValue = either(
   [
     z.number(connectionsForms).int(connectionsForms).nonnegative(connectionsForms).transform(String),
     z.string(connectionsForms).regex(/^(?:>=|<=|>|<)?\d+$/, connectionsForms),
   ],
-  connectionsForms,
+  CONNECTIONS_FORMS,
 );
 
-const dateTimeForms = got(
+const DATETIME_FORMS =
   'must be a Date or a UTC datetime "YYYY-MM-DDThh:mm:ssZ" with an optional leading >, <, >= or <=, ' +
-    'e.g. ">=2024-01-31T00:00:00Z"',
-);
+  'e.g. ">=2024-01-31T00:00:00Z"';
+const dateTimeForms = got(DATETIME_FORMS);
 /** zod's ISO datetime at whole seconds, UTC only: it also knows month lengths and leap years. */
 const utcSeconds = z.iso.datetime({ precision: 0 });
-const dateTimeValue = z.union(
+const dateTimeValue = either(
   [
     z
       .date(dateTimeForms)
@@ -169,7 +187,7 @@ const dateTimeValue = z.union(
         error: (issue) => `${describe(issue.input)} is not a real date and time`,
       }),
   ],
-  dateTimeForms,
+  DATETIME_FORMS,
 );
 
 const booleanValue = z.boolean(got("must be true or false")).transform(String);
@@ -196,37 +214,38 @@ interface Row {
 
 const sortForm = `e.g. sort: "-connections,name" or ["-connections", "name"]`;
 
-const sortValue = z
-  .union([z.string(), z.array(z.unknown())], got(`must be a string or a list of strings, ${sortForm}`))
-  .transform((value, ctx) => {
-    const fail = (message: string) => {
-      ctx.issues.push({ code: "custom", message, input: value });
-      return z.NEVER;
-    };
-    const items = typeof value === "string" ? [value] : value;
-    const out: string[] = [];
-    const seen = new Set<string>();
-    for (const item of items.flatMap((i) => (typeof i === "string" ? i.split(",") : [i]))) {
-      if (typeof item !== "string") {
-        return fail(`every sort field must be a string, ${sortForm}; got ${describe(item)}`);
-      }
-      const descending = item.startsWith("-");
-      const name = descending ? item.slice(1) : item;
-      if (name === "") return fail(`holds an empty field name (a stray "," or "-"), ${sortForm}`);
-      const field = SORT_FIELDS.get(name);
-      if (field === undefined) {
-        const fields = [...new Set(SORT_FIELDS.values())].join(", ");
-        return fail(
-          `unknown sort field ${JSON.stringify(name)}; sort by any of ${fields} (or their camelCase forms), ` +
-            `with a leading "-" for descending`,
-        );
-      }
-      if (seen.has(field)) return fail(`sorts by ${field} twice; keep one`);
-      seen.add(field);
-      out.push(descending ? `-${field}` : field);
+const sortValue = either(
+  [z.string(), z.array(z.unknown())],
+  `must be a string or a list of strings, ${sortForm}`,
+).transform((value, ctx) => {
+  const fail = (message: string) => {
+    ctx.issues.push({ code: "custom", message, input: value });
+    return z.NEVER;
+  };
+  const items = typeof value === "string" ? [value] : value;
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const item of items.flatMap((i) => (typeof i === "string" ? i.split(",") : [i]))) {
+    if (typeof item !== "string") {
+      return fail(`every sort field must be a string, ${sortForm}; got ${describe(item)}`);
     }
-    return out.join(",");
-  });
+    const descending = item.startsWith("-");
+    const name = descending ? item.slice(1) : item;
+    if (name === "") return fail(`holds an empty field name (a stray "," or "-"), ${sortForm}`);
+    const field = SORT_FIELDS.get(name);
+    if (field === undefined) {
+      const fields = [...new Set(SORT_FIELDS.values())].join(", ");
+      return fail(
+        `unknown sort field ${JSON.stringify(name)}; sort by any of ${fields} (or their camelCase forms), ` +
+          `with a leading "-" for descending`,
+      );
+    }
+    if (seen.has(field)) return fail(`sorts by ${field} twice; keep one`);
+    seen.add(field);
+    out.push(descending ? `-${field}` : field);
+  }
+  return out.join(",");
+});
 
 const filter = <S extends z.ZodType>(parameter: string, schema: S) =>
   ({ parameter, schema, sortable: true }) as const;

@@ -156,6 +156,9 @@ describe("parseContactsArgs: what it refuses", () => {
         /^getContacts: connections: must be a whole number such as 5, or a comparison such as ">5", ">=5", "<5" or "<=5"; got /,
       );
     }
+    expect(rejects({ connections: -1 }).reason).toMatch(/; got number -1$/);
+    expect(rejects({ connections: "=>5" }).reason).toMatch(/; got "=>5"$/);
+    expect(rejects({ connections: true }).reason).toMatch(/; got boolean true$/);
     for (const connections of ["5", ">5", ">=5", "<5", "<=10", 0]) {
       expect(() => parseContactsArgs({ connections })).not.toThrow();
     }
@@ -179,6 +182,22 @@ describe("parseContactsArgs: what it refuses", () => {
     expect(rejects({ dateCreated: "2024-01-01T24:00:00Z" }).argument).toBe("dateCreated");
     expect(rejects({ dateCreated: new Date(Number.NaN) }).reason).toMatch(/got invalid Date$/);
     expect(() => parseContactsArgs({ dateCreated: ">=2024-02-29T23:59:59Z" })).not.toThrow();
+    expect(rejects({ dateCreated: new Date(Date.UTC(10_000, 0, 1)) }).message).toBe(
+      "getContacts: dateCreated: must be a Date up to the year 9999; got the Date +010000-01-01T00:00:00.000Z",
+    );
+    expect(rejects({ dateCreated: "2023-02-29T00:00:00Z" }).reason).toBe(
+      '"2023-02-29T00:00:00Z" is not a real date and time',
+    );
+    expect(rejects({ dateCreated: "<=2024-04-31T00:00:00Z" }).reason).toMatch(/is not a real date and time$/);
+    expect(parseContactsArgs({ dateCreated: "<=2000-02-29T00:00:00Z" }).filters).toEqual([
+      ["date_created", "<=2000-02-29T00:00:00Z"],
+    ]);
+  });
+
+  it("names a misspelt argument before any other fault, and the first fault otherwise", () => {
+    expect(rejects({ perPage: 0, company_name: "x" }).argument).toBe("company_name");
+    expect(rejects({ name: 5, perPage: 0 }).argument).toBe("name");
+    expect(parseContactsArgs(null as unknown as GetContactsArgs).filters).toEqual([]);
   });
 
   it("refuses page, perPage, limit and concurrency out of range or not whole", () => {
