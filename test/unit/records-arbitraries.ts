@@ -60,6 +60,9 @@ export const heldArb: fc.Arbitrary<HeldRecord[]> = recordsArb.map((records) => h
 /** A multiset of declared records, keyed. */
 export const keyedArb: fc.Arbitrary<KeyedRecord[]> = recordsArb.map(keyed);
 
+/** A set of declared records, keyed: what a validated declaration holds (no two equal). */
+export const distinctKeyedArb: fc.Arbitrary<KeyedRecord[]> = distinctRecordsArb.map(keyed);
+
 /** The record without its id or key, in a fresh object holding only the fields a RecordSpec has. */
 export function withoutId(r: RecordSpec): RecordSpec {
   const spec: RecordSpec = { name: r.name, type: r.type, content: r.content };

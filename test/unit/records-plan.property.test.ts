@@ -1,19 +1,30 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PatchRecordsBodySchema } from "../../provider/client/wire";
-import { applyStep, type Plan, planDelete, planUpdate } from "../../provider/records/plan";
-import { identityOf, type RecordSpec, type StateRecord } from "../../provider/records/rules";
-import { multiset, recordsArb, stateArb } from "./records-arbitraries";
+import { identityOf, type RecordSpec, toUpdateItem } from "../../provider/records/model";
+import {
+  applyAccepted,
+  type HeldRecord,
+  type KeyedRecord,
+  namesRecordIds,
+  type Plan,
+  planDelete,
+  planUpdate,
+} from "../../provider/records/plan";
+import { distinctKeyedArb, heldArb, keyedArb, multiset } from "./records-arbitraries";
 
-/** Sends every step to an imaginary service that hands out fresh ids; returns the final state. */
-function execute(current: StateRecord[], plan: Plan): StateRecord[] {
-  let state = current;
+/** Sends every request to an imaginary service that hands out fresh ids; returns the final held records. */
+function execute(current: readonly HeldRecord[], plan: Plan): HeldRecord[] {
+  let held = [...current];
   let next = 0;
-  for (const step of plan.steps) state = applyStep(state, step, step.add ? [`new-${next++}`] : []);
-  return state;
+  for (const request of plan.requests) {
+    const ids = request.corrections.filter((c) => c.kind === "create").map(() => `new-${next++}`);
+    held = applyAccepted(held, request.corrections, ids);
+  }
+  return held;
 }
 
-/** Size of the multiset intersection of two record lists, ids ignored. */
+/** Size of the multiset intersection of two record lists, ids and keys ignored. */
 function commonCount(a: readonly RecordSpec[], b: readonly RecordSpec[]): number {
   const counts = new Map<string, number>();
   for (const r of a) counts.set(identityOf(r), (counts.get(identityOf(r)) ?? 0) + 1);
@@ -31,46 +42,51 @@ function commonCount(a: readonly RecordSpec[], b: readonly RecordSpec[]): number
 const shuffled = <T>(items: T[]) =>
   fc.shuffledSubarray(items, { minLength: items.length, maxLength: items.length });
 
+const purgeArb = fc.boolean();
+
 describe("planUpdate: properties", () => {
-  it("reaches exactly the desired multiset when every step is applied", () => {
+  it("reaches exactly the desired multiset when every request is applied, purge or not", () => {
     fc.assert(
-      fc.property(stateArb, recordsArb, (current, desired) => {
-        expect(multiset(execute(current, planUpdate(current, desired)))).toEqual(multiset(desired));
+      fc.property(heldArb, keyedArb, purgeArb, (current, desired, purge) => {
+        const final = execute(current, planUpdate(current, desired, { purge }));
+        expect(multiset(final)).toEqual(multiset(desired));
+        expect(new Set(final.map((r) => r.recordId)).size).toBe(final.length);
       }),
       { numRuns: 500 },
     );
   });
 
-  it("leaves exact matches alone, with their ids", () => {
+  it("leaves exact matches alone, with their ids and values, keyed as declared", () => {
     fc.assert(
-      fc.property(stateArb, recordsArb, (current, desired) => {
-        const plan = planUpdate(current, desired);
+      fc.property(heldArb, keyedArb, purgeArb, (current, desired, purge) => {
+        const plan = planUpdate(current, desired, { purge });
         const common = commonCount(current, desired);
         expect(plan.unchanged).toHaveLength(common);
         expect(plan.summary.unchanged).toBe(common);
         const final = new Map(execute(current, plan).map((r) => [r.recordId, r]));
-        const before = new Map(current.map((r) => [r.recordId, r]));
-        for (const kept of plan.unchanged) {
-          expect(before.get(kept.recordId)).toBe(kept);
-          expect(final.get(kept.recordId)).toEqual(kept);
+        for (const { from, to } of plan.unchanged) {
+          expect(current).toContain(from);
+          expect(identityOf(to)).toBe(identityOf(from));
+          expect(final.get(from.recordId)).toEqual({ ...from, key: to.key });
         }
-        const touched = new Set([
-          ...plan.steps.flatMap((s) => s.dels.map((r) => r.recordId)),
-          ...plan.steps.flatMap((s) => s.updates.map((u) => u.from.recordId)),
-        ]);
-        for (const kept of plan.unchanged) expect(touched.has(kept.recordId)).toBe(false);
+        const touched = new Set(
+          plan.corrections.flatMap((c) =>
+            c.kind === "delete" ? [c.record.recordId] : c.kind === "update" ? [c.from.recordId] : [],
+          ),
+        );
+        for (const { from } of plan.unchanged) expect(touched.has(from.recordId)).toBe(false);
       }),
       { numRuns: 300 },
     );
   });
 
-  it("sends max(1, adds) requests when anything changes, none otherwise", () => {
+  it("sends max(1, creates) requests with purge when anything changes, none otherwise", () => {
     fc.assert(
-      fc.property(stateArb, recordsArb, (current, desired) => {
-        const { steps, summary } = planUpdate(current, desired);
+      fc.property(heldArb, keyedArb, (current, desired) => {
+        const { requests, summary } = planUpdate(current, desired, { purge: true });
         const changes = summary.creates + summary.updates + summary.deletes;
-        expect(steps).toHaveLength(changes === 0 ? 0 : Math.max(1, summary.creates));
-        expect(summary.requests).toBe(steps.length);
+        expect(requests).toHaveLength(changes === 0 ? 0 : Math.max(1, summary.creates));
+        expect(summary.requests).toBe(requests.length);
         expect(summary.deletes + summary.updates + summary.unchanged).toBe(current.length);
         expect(summary.creates + summary.updates + summary.unchanged).toBe(desired.length);
       }),
@@ -78,29 +94,77 @@ describe("planUpdate: properties", () => {
     );
   });
 
-  it("carries every del and update in the first request and at most one add per request", () => {
+  it("without purge, sends one request for the named items (if any) plus one per create, and never an add beside a record id", () => {
     fc.assert(
-      fc.property(stateArb, recordsArb, (current, desired) => {
-        const { steps, summary } = planUpdate(current, desired);
-        const [first, ...rest] = steps;
-        if (!first) return;
-        expect(first.dels).toHaveLength(summary.deletes);
-        expect(first.updates).toHaveLength(summary.updates);
-        for (const step of rest) {
-          expect(step.dels).toEqual([]);
-          expect(step.updates).toEqual([]);
-          expect(step.add).toBeDefined();
+      fc.property(heldArb, keyedArb, (current, desired) => {
+        const { requests, summary } = planUpdate(current, desired, { purge: false });
+        const changes = summary.creates + summary.updates + summary.deletes;
+        const named = summary.deletes + summary.updates + summary.unchanged;
+        expect(requests).toHaveLength(changes === 0 ? 0 : (named > 0 ? 1 : 0) + summary.creates);
+        expect(summary.requests).toBe(requests.length);
+        for (const request of requests) {
+          if (namesRecordIds(request)) expect(request.body.add).toBeUndefined();
         }
-        for (const step of steps) {
-          expect(step.body.add?.length ?? 0).toBe(step.add ? 1 : 0);
-          expect(step.body.del ?? []).toEqual(step.dels.map((r) => ({ record_id: r.recordId })));
-          expect((step.body.update ?? []).map((u) => u.record_id)).toEqual(
-            step.updates.map((u) => u.from.recordId),
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("carries every del, update and verification in the first request and at most one add per request", () => {
+    fc.assert(
+      fc.property(heldArb, keyedArb, purgeArb, (current, desired, purge) => {
+        const { requests, summary, corrections } = planUpdate(current, desired, { purge });
+        const [first, ...rest] = requests;
+        if (!first) return;
+        const kinds = (kind: string) => first.corrections.filter((c) => c.kind === kind);
+        expect(kinds("delete")).toHaveLength(summary.deletes);
+        expect(kinds("update")).toHaveLength(summary.updates);
+        expect(kinds("verify")).toHaveLength(summary.unchanged);
+        for (const request of rest) {
+          expect(request.corrections).toHaveLength(1);
+          expect(request.corrections[0]?.kind).toBe("create");
+        }
+        expect(requests.flatMap((r) => r.corrections.filter((c) => c.kind !== "verify"))).toEqual(
+          expect.arrayContaining(corrections),
+        );
+        expect(requests.flatMap((r) => r.corrections).filter((c) => c.kind !== "verify")).toHaveLength(
+          corrections.length,
+        );
+        for (const request of requests) {
+          const cs = request.corrections;
+          expect(request.body.add ?? []).toEqual(cs.flatMap((c) => (c.kind === "create" ? [c.add] : [])));
+          expect(request.body.add?.length ?? 0).toBeLessThanOrEqual(1);
+          expect(request.body.del ?? []).toEqual(cs.flatMap((c) => (c.kind === "delete" ? [c.del] : [])));
+          expect(request.body.update ?? []).toEqual(
+            cs.flatMap((c) => (c.kind === "update" || c.kind === "verify" ? [c.update] : [])),
           );
-          for (const array of [step.body.add, step.body.update, step.body.del]) {
+          for (const array of [request.body.add, request.body.update, request.body.del]) {
             if (array) expect(array.length).toBeGreaterThan(0);
           }
-          expect(PatchRecordsBodySchema.strict().parse(step.body)).toEqual(step.body);
+          expect(PatchRecordsBodySchema.strict().parse(request.body)).toEqual(request.body);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("verifies every unchanged held record in the first request with exactly its own values", () => {
+    fc.assert(
+      fc.property(heldArb, keyedArb, purgeArb, (current, desired, purge) => {
+        const plan = planUpdate(current, desired, { purge });
+        const first = plan.requests[0];
+        if (!first) {
+          expect(plan.corrections).toEqual([]);
+          return;
+        }
+        const items = first.body.update ?? [];
+        for (const { from } of plan.unchanged) {
+          expect(items).toContainEqual(toUpdateItem(from.recordId, from));
+        }
+        const verified = first.corrections.filter((c) => c.kind === "verify");
+        expect(verified.map((c) => c.from)).toEqual(plan.unchanged.map((u) => u.from));
+        for (const request of plan.requests.slice(1)) {
+          expect(request.corrections.some((c) => c.kind === "verify")).toBe(false);
         }
       }),
       { numRuns: 300 },
@@ -109,12 +173,13 @@ describe("planUpdate: properties", () => {
 
   it("updates only within a type, and renames only when no same-name partner was left", () => {
     fc.assert(
-      fc.property(stateArb, recordsArb, (current, desired) => {
-        const plan = planUpdate(current, desired);
-        const first = plan.steps[0];
-        const dels = first?.dels ?? [];
-        const adds = plan.steps.flatMap((s) => (s.add ? [s.add] : []));
-        for (const { from, to } of first?.updates ?? []) {
+      fc.property(heldArb, keyedArb, (current, desired) => {
+        const plan = planUpdate(current, desired, { purge: true });
+        const dels = plan.corrections.flatMap((c) => (c.kind === "delete" ? [c.record] : []));
+        const adds = plan.corrections.flatMap((c) => (c.kind === "create" ? [c.record] : []));
+        for (const c of plan.corrections) {
+          if (c.kind !== "update") continue;
+          const { from, to } = c;
           expect(to.type).toBe(from.type);
           expect(identityOf(to)).not.toBe(identityOf(from));
           if (from.name !== to.name) {
@@ -129,15 +194,17 @@ describe("planUpdate: properties", () => {
     );
   });
 
+  // Declared records are a set (validation refuses duplicates); held ones may repeat, told apart by id.
   it("is deterministic and does not depend on the input order", () => {
     fc.assert(
       fc.property(
-        stateArb.chain((c) => fc.tuple(fc.constant(c), shuffled(c))),
-        recordsArb.chain((d) => fc.tuple(fc.constant(d), shuffled(d))),
-        ([current, currentShuffled], [desired, desiredShuffled]) => {
-          const plan = planUpdate(current, desired);
-          expect(planUpdate(current, desired)).toEqual(plan);
-          expect(planUpdate(currentShuffled, desiredShuffled)).toEqual(plan);
+        heldArb.chain((c) => fc.tuple(fc.constant(c), shuffled(c))),
+        distinctKeyedArb.chain((d) => fc.tuple(fc.constant(d), shuffled(d))),
+        purgeArb,
+        ([current, currentShuffled], [desired, desiredShuffled], purge) => {
+          const plan = planUpdate(current, desired, { purge });
+          expect(planUpdate(current, desired, { purge })).toEqual(plan);
+          expect(planUpdate(currentShuffled, desiredShuffled, { purge })).toEqual(plan);
         },
       ),
       { numRuns: 300 },
@@ -146,8 +213,9 @@ describe("planUpdate: properties", () => {
 
   it("plans nothing for a state planned against itself", () => {
     fc.assert(
-      fc.property(stateArb, (current) => {
-        expect(planUpdate(current, current).steps).toEqual([]);
+      fc.property(heldArb, purgeArb, (current, purge) => {
+        const desired: KeyedRecord[] = current.map(({ recordId: _id, ...r }) => r);
+        expect(planUpdate(current, desired, { purge }).requests).toEqual([]);
       }),
     );
   });
@@ -156,9 +224,9 @@ describe("planUpdate: properties", () => {
 describe("planDelete: properties", () => {
   it("removes everything in at most one request", () => {
     fc.assert(
-      fc.property(stateArb, (current) => {
+      fc.property(heldArb, (current) => {
         const plan = planDelete(current);
-        expect(plan.steps).toHaveLength(current.length === 0 ? 0 : 1);
+        expect(plan.requests).toHaveLength(current.length === 0 ? 0 : 1);
         expect(execute(current, plan)).toEqual([]);
       }),
     );
@@ -166,27 +234,32 @@ describe("planDelete: properties", () => {
 });
 
 describe("planUpdate: scale", () => {
-  it("plans 100k records with 10% changes without quadratic work", { timeout: 60_000 }, () => {
+  it("summarises a plan of 100k records with 10% changes (4% updated, 3% deleted, 3% created)", {
+    timeout: 120_000,
+  }, () => {
     const n = 100_000;
-    const current: StateRecord[] = Array.from({ length: n }, (_, i) => ({
+    const current: HeldRecord[] = Array.from({ length: n }, (_, i) => ({
       name: `host${i % 50_000}`,
       type: i % 2 === 0 ? "A" : "TXT",
       content: i % 2 === 0 ? `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` : `text ${i}`,
       recordId: `r${i}`,
+      key: `k${i}`,
     }));
-    // 10% changed: 4% new content, 3% gone, 3% new records.
-    const desired: RecordSpec[] = [];
+    const desired: KeyedRecord[] = [];
     for (const [i, r] of current.entries()) {
       const slot = i % 100;
-      if (slot < 4) desired.push({ name: r.name, type: r.type, content: `${r.content}.changed` });
-      else if (slot >= 7) desired.push({ name: r.name, type: r.type, content: r.content });
+      if (slot < 4) desired.push({ name: r.name, type: r.type, content: `${r.content}.changed`, key: r.key });
+      else if (slot >= 7) desired.push({ name: r.name, type: r.type, content: r.content, key: r.key });
     }
     for (let i = 0; i < n * 0.03; i++)
-      desired.push({ name: `extra${i}`, type: "CNAME", content: `t${i}.example.net.` });
+      desired.push({
+        name: `extra${i}`,
+        type: "CNAME",
+        content: `t${i}.example.net.`,
+        key: `extra${i}/CNAME`,
+      });
 
-    const started = performance.now();
-    const plan = planUpdate(current, desired);
-    const elapsed = performance.now() - started;
+    const plan = planUpdate(current, desired, { purge: true });
     expect(plan.summary).toEqual({
       creates: 3000,
       updates: 4000,
@@ -194,6 +267,8 @@ describe("planUpdate: scale", () => {
       unchanged: 93_000,
       requests: 3000,
     });
-    console.info(`planUpdate of ${n} records with 10% changes: ${elapsed.toFixed(0)} ms`);
+    // The first request names 3000 deletes, 4000 updates and verifies the 93,000 records it keeps.
+    expect(plan.requests[0]?.body.del).toHaveLength(3000);
+    expect(plan.requests[0]?.body.update).toHaveLength(97_000);
   });
 });

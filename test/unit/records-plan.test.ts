@@ -1,46 +1,88 @@
 import { describe, expect, it } from "vitest";
+import type { RecordSpec } from "../../provider/records/model";
 import {
-  applyStep,
-  checkSafety,
-  DEFAULT_SAFETY_THRESHOLD,
+  applyAccepted,
+  type Correction,
+  createCorrection,
+  findVanished,
   formatSummary,
+  type HeldRecord,
+  type KeyedRecord,
+  namesRecordIds,
   type PlanSummary,
+  pairRecords,
   planDelete,
   planUpdate,
+  planVerify,
+  requestOf,
+  withoutVanished,
 } from "../../provider/records/plan";
-import type { RecordSpec, StateRecord } from "../../provider/records/rules";
 
-const state = (recordId: string, r: RecordSpec): StateRecord => ({ ...r, recordId });
+/** A held record; its key is its id unless given (keys only travel through the planner). */
+const state = (recordId: string, r: RecordSpec, key = `k-${recordId}`): HeldRecord => ({
+  ...r,
+  recordId,
+  key,
+});
+/** A declared record, keyed by name and type unless given. */
+const want = (r: RecordSpec, key = `${r.name}/${r.type}`): KeyedRecord => ({ ...r, key });
 
 const wwwA: RecordSpec = { name: "www", type: "A", content: "192.0.2.1" };
 const mx10: RecordSpec = { name: "@", type: "MX", content: "mx1.example.net", priority: 10 };
 const txt: RecordSpec = { name: "@", type: "TXT", content: "v=spf1 -all" };
 
-function messages(current: StateRecord[], desired: RecordSpec[]): string[] {
-  return planUpdate(current, desired).corrections.map((c) => c.message);
+const PURGE = { purge: true };
+const NO_PURGE = { purge: false };
+
+function messages(current: HeldRecord[], desired: RecordSpec[]): string[] {
+  return planUpdate(
+    current,
+    desired.map((r) => want(r)),
+    PURGE,
+  ).corrections.map((c) => c.message);
 }
 
 describe("planUpdate", () => {
   it("plans nothing when nothing changes, in any order", () => {
     const current = [state("r1", wwwA), state("r2", mx10), state("r3", txt)];
-    const plan = planUpdate(current, [txt, wwwA, mx10]);
-    expect(plan.steps).toEqual([]);
-    expect(plan.corrections).toEqual([]);
-    expect(plan.summary).toEqual({ creates: 0, updates: 0, deletes: 0, unchanged: 3, requests: 0 });
-    expect(plan.unchanged.map((r) => r.recordId)).toEqual(["r2", "r3", "r1"]);
+    for (const options of [PURGE, NO_PURGE]) {
+      const plan = planUpdate(current, [want(txt), want(wwwA), want(mx10)], options);
+      expect(plan.requests).toEqual([]);
+      expect(plan.corrections).toEqual([]);
+      expect(plan.summary).toEqual({ creates: 0, updates: 0, deletes: 0, unchanged: 3, requests: 0 });
+      expect(plan.unchanged.map((u) => u.from.recordId)).toEqual(["r2", "r3", "r1"]);
+      expect(plan.unchanged.map((u) => u.to.key)).toEqual(["@/MX", "@/TXT", "www/A"]);
+    }
   });
 
-  it("updates a changed priority in place, like dnscontrol says it", () => {
-    const plan = planUpdate([state("r1", mx10), state("r2", txt)], [{ ...mx10, priority: 20 }, txt]);
-    expect(plan.steps).toEqual([
+  it("updates a changed priority in place, like dnscontrol says it, and verifies the record it keeps", () => {
+    const to = want({ ...mx10, priority: 20 });
+    const plan = planUpdate([state("r1", mx10), state("r2", txt)], [to, want(txt)], PURGE);
+    const update: Correction = {
+      kind: "update",
+      from: state("r1", mx10),
+      to,
+      message: "~ MODIFY @ MX mx1.example.net priority 10 -> 20",
+      update: { record_id: "r1", name: "@", content: "mx1.example.net", priority: 20 },
+    };
+    const verify: Correction = {
+      kind: "verify",
+      from: state("r2", txt),
+      to: want(txt),
+      message: "= VERIFY @ TXT v=spf1 -all",
+      update: { record_id: "r2", name: "@", content: "v=spf1 -all" },
+    };
+    expect(plan.corrections).toEqual([update]);
+    expect(plan.requests).toEqual([
       {
-        body: { update: [{ record_id: "r1", name: "@", content: "mx1.example.net", priority: 20 }] },
-        updates: [{ from: state("r1", mx10), to: { ...mx10, priority: 20 } }],
-        dels: [],
+        corrections: [update, verify],
+        body: {
+          update: [
+            { record_id: "r1", name: "@", content: "mx1.example.net", priority: 20 },
+            { record_id: "r2", name: "@", content: "v=spf1 -all" },
+          ],
+        },
       },
-    ]);
-    expect(plan.corrections).toEqual([
-      { kind: "update", message: "~ MODIFY @ MX mx1.example.net priority 10 -> 20" },
     ]);
     expect(plan.summary).toEqual({ creates: 0, updates: 1, deletes: 0, unchanged: 1, requests: 1 });
   });
@@ -57,38 +99,55 @@ describe("planUpdate", () => {
     ).toEqual(["~ MODIFY @ MX name @ -> mail, content mx1.example.net -> mx9.example.net, priority 10 -> 5"]);
   });
 
-  it("creates and deletes with dnscontrol-like messages", () => {
+  it("creates and deletes with dnscontrol-like messages; the first add rides with the del only with purge", () => {
     const cname: RecordSpec = { name: "www", type: "CNAME", content: "{domainname}." };
     const old: RecordSpec = { name: "old", type: "TXT", content: "bye" };
-    const plan = planUpdate([state("r1", old)], [cname, mx10]);
+    const plan = planUpdate([state("r1", old)], [want(cname), want(mx10)], PURGE);
     // TXT is replaced by nothing of its type: a delete; CNAME and MX are new.
-    expect(plan.corrections).toEqual([
+    expect(plan.corrections.map(({ kind, message }) => ({ kind, message }))).toEqual([
       { kind: "delete", message: "- DELETE old TXT bye" },
       { kind: "create", message: "+ CREATE @ MX 10 mx1.example.net" },
       { kind: "create", message: "+ CREATE www CNAME {domainname}." },
     ]);
-    expect(plan.steps.map((s) => s.body)).toEqual([
+    expect(plan.requests.map((r) => r.body)).toEqual([
       {
         add: [{ name: "@", type: "MX", content: "mx1.example.net", priority: 10 }],
         del: [{ record_id: "r1" }],
       },
       { add: [{ name: "www", type: "CNAME", content: "{domainname}." }] },
     ]);
-    expect(plan.steps[1]).toEqual({ body: plan.steps[1]?.body, add: cname, updates: [], dels: [] });
+    expect(plan.requests[1]).toEqual({
+      body: plan.requests[1]?.body,
+      corrections: [createCorrection(want(cname))],
+    });
     expect(plan.summary).toEqual({ creates: 2, updates: 0, deletes: 1, unchanged: 0, requests: 2 });
+
+    const careful = planUpdate([state("r1", old)], [want(cname), want(mx10)], NO_PURGE);
+    expect(careful.corrections).toEqual(plan.corrections);
+    expect(careful.requests.map((r) => r.body)).toEqual([
+      { del: [{ record_id: "r1" }] },
+      { add: [{ name: "@", type: "MX", content: "mx1.example.net", priority: 10 }] },
+      { add: [{ name: "www", type: "CNAME", content: "{domainname}." }] },
+    ]);
+    expect(careful.summary).toEqual({ creates: 2, updates: 0, deletes: 1, unchanged: 0, requests: 3 });
   });
 
   it("makes a type change a delete plus an add", () => {
-    const plan = planUpdate([state("r1", wwwA)], [{ name: "www", type: "AAAA", content: "2001:db8::1" }]);
+    const aaaa = want({ name: "www", type: "AAAA", content: "2001:db8::1" });
+    const plan = planUpdate([state("r1", wwwA)], [aaaa], PURGE);
     expect(plan.corrections.map((c) => c.message)).toEqual([
       "- DELETE www A 192.0.2.1",
       "+ CREATE www AAAA 2001:db8::1",
     ]);
-    expect(plan.steps).toHaveLength(1);
-    expect(plan.steps[0]?.body).toEqual({
+    expect(plan.requests).toHaveLength(1);
+    expect(plan.requests[0]?.body).toEqual({
       add: [{ name: "www", type: "AAAA", content: "2001:db8::1" }],
       del: [{ record_id: "r1" }],
     });
+    expect(planUpdate([state("r1", wwwA)], [aaaa], NO_PURGE).requests.map((r) => r.body)).toEqual([
+      { del: [{ record_id: "r1" }] },
+      { add: [{ name: "www", type: "AAAA", content: "2001:db8::1" }] },
+    ]);
   });
 
   it("pairs records of the same name before renaming others", () => {
@@ -98,11 +157,11 @@ describe("planUpdate", () => {
     ];
     // zulu changes content and alpha is replaced by "zz": pairing by position alone would rename
     // alpha to zulu and zulu to zz; pairing by name first updates zulu in place and renames alpha.
-    const desired: RecordSpec[] = [
-      { name: "zulu", type: "A", content: "192.0.2.3" },
-      { name: "zz", type: "A", content: "192.0.2.4" },
+    const desired = [
+      want({ name: "zulu", type: "A", content: "192.0.2.3" }),
+      want({ name: "zz", type: "A", content: "192.0.2.4" }),
     ];
-    expect(planUpdate(current, desired).steps[0]?.body.update).toEqual([
+    expect(planUpdate(current, desired, PURGE).requests[0]?.body.update).toEqual([
       { record_id: "a", name: "zz", content: "192.0.2.4" },
       { record_id: "z", name: "zulu", content: "192.0.2.3" },
     ]);
@@ -110,16 +169,20 @@ describe("planUpdate", () => {
 
   it("keeps the ids of exact matches among duplicates, choosing by id", () => {
     const current = [state("r2", wwwA), state("r1", wwwA)];
-    const plan = planUpdate(current, [wwwA]);
-    expect(plan.unchanged).toEqual([state("r1", wwwA)]);
-    expect(plan.steps[0]?.body).toEqual({ del: [{ record_id: "r2" }] });
+    const plan = planUpdate(current, [want(wwwA)], PURGE);
+    expect(plan.unchanged).toEqual([{ from: state("r1", wwwA), to: want(wwwA) }]);
+    expect(plan.requests[0]?.body).toEqual({
+      update: [{ record_id: "r1", name: "www", content: "192.0.2.1" }],
+      del: [{ record_id: "r2" }],
+    });
   });
 
   it("puts every del and update in the first request, then one add per request", () => {
     const current = [state("d1", { name: "gone", type: "NS", content: "ns.example.net" }), state("u1", mx10)];
-    const adds: RecordSpec[] = ["a", "b", "c"].map((name) => ({ name, type: "TXT", content: name }));
-    const plan = planUpdate(current, [{ ...mx10, priority: 1 }, ...adds]);
-    expect(plan.steps.map((s) => s.body)).toEqual([
+    const adds = ["a", "b", "c"].map((name) => want({ name, type: "TXT", content: name }));
+    const desired = [want({ ...mx10, priority: 1 }), ...adds];
+    const plan = planUpdate(current, desired, PURGE);
+    expect(plan.requests.map((s) => s.body)).toEqual([
       {
         add: [{ name: "a", type: "TXT", content: "a" }],
         update: [{ record_id: "u1", name: "@", content: "mx1.example.net", priority: 1 }],
@@ -131,6 +194,29 @@ describe("planUpdate", () => {
     expect(formatSummary(plan.summary)).toBe(
       "3 to create, 1 to update, 1 to delete, 0 unchanged (3 requests)",
     );
+
+    const careful = planUpdate(current, desired, NO_PURGE);
+    expect(careful.requests.map((s) => s.body)).toEqual([
+      {
+        update: [{ record_id: "u1", name: "@", content: "mx1.example.net", priority: 1 }],
+        del: [{ record_id: "d1" }],
+      },
+      { add: [{ name: "a", type: "TXT", content: "a" }] },
+      { add: [{ name: "b", type: "TXT", content: "b" }] },
+      { add: [{ name: "c", type: "TXT", content: "c" }] },
+    ]);
+    expect(formatSummary(careful.summary)).toBe(
+      "3 to create, 1 to update, 1 to delete, 0 unchanged (4 requests)",
+    );
+  });
+
+  it("lets an add-only plan carry its first add at once, purge or not (it names no id a 404 could be about)", () => {
+    const plan = planUpdate([], [want(wwwA), want(txt)], NO_PURGE);
+    expect(plan.requests.map((r) => r.body)).toEqual([
+      { add: [{ name: "@", type: "TXT", content: "v=spf1 -all" }] },
+      { add: [{ name: "www", type: "A", content: "192.0.2.1" }] },
+    ]);
+    expect(plan.requests.some(namesRecordIds)).toBe(false);
   });
 
   it("sends SRV updates with all three numbers and no type", () => {
@@ -142,8 +228,8 @@ describe("planUpdate", () => {
       weight: 2,
       port: 3,
     };
-    const plan = planUpdate([state("s", srv)], [{ ...srv, port: 5061 }]);
-    expect(plan.steps[0]?.body).toEqual({
+    const plan = planUpdate([state("s", srv)], [want({ ...srv, port: 5061 })], PURGE);
+    expect(plan.requests[0]?.body).toEqual({
       update: [
         { record_id: "s", name: "_sip._tcp", content: "sip.example.net", priority: 1, weight: 2, port: 5061 },
       ],
@@ -152,14 +238,39 @@ describe("planUpdate", () => {
   });
 });
 
+describe("pairRecords", () => {
+  it("says what stays, what is updated, deleted and added", () => {
+    const p = pairRecords(
+      [state("r1", wwwA), state("r2", mx10), state("r3", txt)],
+      [want(wwwA), want({ ...mx10, priority: 5 }), want({ name: "x", type: "CNAME", content: "y.example." })],
+    );
+    expect(p.unchanged.map((u) => u.from.recordId)).toEqual(["r1"]);
+    expect(p.updates.map((u) => [u.from.recordId, u.to.priority])).toEqual([["r2", 5]]);
+    expect(p.dels.map((r) => r.recordId)).toEqual(["r3"]);
+    expect(p.adds.map((r) => r.key)).toEqual(["x/CNAME"]);
+  });
+});
+
 describe("planDelete", () => {
   it("deletes everything in one request", () => {
     const plan = planDelete([state("r2", wwwA), state("r1", mx10)]);
-    expect(plan.steps).toEqual([
+    expect(plan.requests).toEqual([
       {
         body: { del: [{ record_id: "r1" }, { record_id: "r2" }] },
-        updates: [],
-        dels: [state("r1", mx10), state("r2", wwwA)],
+        corrections: [
+          {
+            kind: "delete",
+            record: state("r1", mx10),
+            message: "- DELETE @ MX 10 mx1.example.net",
+            del: { record_id: "r1" },
+          },
+          {
+            kind: "delete",
+            record: state("r2", wwwA),
+            message: "- DELETE www A 192.0.2.1",
+            del: { record_id: "r2" },
+          },
+        ],
       },
     ]);
     expect(plan.corrections.map((c) => c.message)).toEqual([
@@ -171,7 +282,7 @@ describe("planDelete", () => {
 
   it("sends nothing when there is nothing", () => {
     expect(planDelete([])).toEqual({
-      steps: [],
+      requests: [],
       corrections: [],
       summary: { creates: 0, updates: 0, deletes: 0, unchanged: 0, requests: 0 },
       unchanged: [],
@@ -179,64 +290,123 @@ describe("planDelete", () => {
   });
 });
 
-describe("applyStep", () => {
-  const current = [state("d", txt), state("u", mx10), state("k", wwwA)];
-  const newRecord: RecordSpec = { name: "new", type: "A", content: "192.0.2.7" };
-  const plan = planUpdate(current, [wwwA, { ...mx10, priority: 30 }, newRecord]);
-  const step = plan.steps[0]!;
+describe("planVerify", () => {
+  it("re-states every held record with its own values in one request, and shows no change", () => {
+    const plan = planVerify([state("r2", wwwA), state("r1", mx10)]);
+    expect(plan.corrections).toEqual([]);
+    expect(plan.requests.map((r) => r.body)).toEqual([
+      {
+        update: [
+          { record_id: "r1", name: "@", content: "mx1.example.net", priority: 10 },
+          { record_id: "r2", name: "www", content: "192.0.2.1" },
+        ],
+      },
+    ]);
+    expect(plan.requests[0]?.corrections.map((c) => c.kind)).toEqual(["verify", "verify"]);
+    expect(plan.summary).toEqual({ creates: 0, updates: 0, deletes: 0, unchanged: 2, requests: 1 });
+    expect(planVerify([]).requests).toEqual([]);
+  });
+});
 
-  it("removes dels, updates in place, appends the add under its new id, in canonical order", () => {
-    expect(applyStep(current, step, ["n1"])).toEqual([
-      state("u", { ...mx10, priority: 30 }),
-      state("n1", newRecord),
-      state("k", wwwA),
+describe("requestOf / namesRecordIds", () => {
+  it("builds a body of exactly the corrections' items, empty arrays left out", () => {
+    expect(requestOf([]).body).toEqual({});
+    const [del] = planDelete([state("r1", wwwA)]).corrections;
+    const create = createCorrection(want(txt));
+    expect(requestOf([create, del!]).body).toEqual({
+      add: [{ name: "@", type: "TXT", content: "v=spf1 -all" }],
+      del: [{ record_id: "r1" }],
+    });
+    expect(namesRecordIds(requestOf([create]))).toBe(false);
+    expect(namesRecordIds(requestOf([create, del!]))).toBe(true);
+    expect(namesRecordIds(planVerify([state("r1", wwwA)]).requests[0]!)).toBe(true);
+  });
+});
+
+describe("findVanished / withoutVanished", () => {
+  const held = ["a", "b", "c", "d"].map((id) => state(id, { name: id, type: "TXT", content: id }));
+  const refused = planVerify(held).requests[0]!.corrections;
+
+  it("asks for halves and skips the question it knows the answer to", () => {
+    const search = findVanished(refused);
+    const probes: string[][] = [];
+    let step = search.next();
+    while (!step.done) {
+      const ids = step.value.map((c) => (c.kind === "verify" ? c.from.recordId : "?"));
+      probes.push(ids);
+      step = search.next(!ids.includes("c"));
+    }
+    // [a b] accepted, so [c d] is refused without asking; then [c] refused, so [d] must be asked.
+    expect(probes).toEqual([["a", "b"], ["c"], ["d"]]);
+    expect(step.value.vanished.map((c) => c.kind === "verify" && c.from.recordId)).toEqual(["c"]);
+    expect(withoutVanished(held, step.value.vanished).map((r) => r.recordId)).toEqual(["a", "b", "d"]);
+  });
+
+  it("needs no probe for a single refused correction, and refuses to search adds", () => {
+    const one = findVanished(refused.slice(0, 1)).next();
+    expect(one.done).toBe(true);
+    expect(one.value).toEqual({ vanished: refused.slice(0, 1), applied: [] });
+    expect(() => findVanished([createCorrection(want(txt))]).next()).toThrow(/an add names no record id/);
+  });
+});
+
+describe("applyAccepted", () => {
+  const current = [state("d", txt), state("u", mx10), state("k", wwwA)];
+  const newRecord = want({ name: "new", type: "A", content: "192.0.2.7" }, "new/A");
+  const plan = planUpdate(
+    current,
+    [want(wwwA, "www/A"), want({ ...mx10, priority: 30 }, "@/MX"), newRecord],
+    PURGE,
+  );
+  const request = plan.requests[0]!;
+
+  it("removes dels, updates in place, keys verified records as declared, adds under the new id, in canonical order", () => {
+    expect(applyAccepted(current, request.corrections, ["n1"])).toEqual([
+      state("u", { ...mx10, priority: 30 }, "@/MX"),
+      state("n1", { name: "new", type: "A", content: "192.0.2.7" }, "new/A"),
+      state("k", wwwA, "www/A"),
     ]);
   });
 
   it("does not change its input", () => {
     const copy = structuredClone(current);
-    applyStep(current, step, ["n1"]);
+    applyAccepted(current, request.corrections, ["n1"]);
     expect(current).toEqual(copy);
   });
 
   it("refuses a wrong number of new ids", () => {
-    expect(() => applyStep(current, step, [])).toThrow(
+    expect(() => applyAccepted(current, request.corrections, [])).toThrow(
       "the request added 1 record(s) but 0 record id(s) came back ([]); the new records cannot be attributed, so the state is not updated",
     );
-    expect(() => applyStep(current, step, ["n1", "n2"])).toThrow(/added 1 record\(s\) but 2 record id\(s\)/);
-    const noAdd = planUpdate(current, [wwwA]).steps[0]!;
-    expect(() => applyStep(current, noAdd, ["x"])).toThrow(/added 0 record\(s\) but 1 record id\(s\)/);
+    expect(() => applyAccepted(current, request.corrections, ["n1", "n2"])).toThrow(
+      /added 1 record\(s\) but 2 record id\(s\)/,
+    );
+    const noAdd = planUpdate(current, [want(wwwA)], PURGE).requests[0]!;
+    expect(() => applyAccepted(current, noAdd.corrections, ["x"])).toThrow(
+      /added 0 record\(s\) but 1 record id\(s\)/,
+    );
   });
 
   it("refuses a new id that is empty or already used", () => {
-    expect(() => applyStep(current, step, ["k"])).toThrow(
+    expect(() => applyAccepted(current, request.corrections, ["k"])).toThrow(
       'the service returned the record id "k" for a new record',
     );
-    expect(() => applyStep(current, step, [""])).toThrow(/empty or already in use/);
+    expect(() => applyAccepted(current, request.corrections, [""])).toThrow(/empty or already in use/);
   });
 
-  it("treats a del of a record already gone as done, but refuses an update of one", () => {
+  it("treats a del of a record already gone as done, and never brings back a record gone before its update", () => {
     const withoutDeleted = current.filter((r) => r.recordId !== "d");
-    expect(applyStep(withoutDeleted, step, ["n1"])).toHaveLength(3);
+    expect(applyAccepted(withoutDeleted, request.corrections, ["n1"])).toHaveLength(3);
     const withoutUpdated = current.filter((r) => r.recordId !== "u");
-    expect(() => applyStep(withoutUpdated, step, ["n1"])).toThrow(
-      "cannot apply updates of records u: they are not in the state",
-    );
+    const after = applyAccepted(withoutUpdated, request.corrections, ["n1"]);
+    expect(after.map((r) => r.recordId)).toEqual(["n1", "k"]);
   });
 
   it("keeps only the fields a record has", () => {
-    const next = applyStep(
-      [],
-      { body: { add: [toWire(newRecord)] }, add: newRecord, updates: [], dels: [] },
-      ["n"],
-    );
-    expect(Object.keys(next[0]!)).toEqual(["name", "type", "content", "recordId"]);
+    const next = applyAccepted([], [createCorrection(newRecord)], ["n"]);
+    expect(Object.keys(next[0]!).sort()).toEqual(["content", "key", "name", "recordId", "type"]);
   });
 });
-
-function toWire(r: RecordSpec) {
-  return { name: r.name, type: r.type, content: r.content };
-}
 
 describe("formatSummary", () => {
   it("reads as a sentence", () => {
@@ -244,48 +414,6 @@ describe("formatSummary", () => {
     expect(formatSummary(s)).toBe("2 to create, 1 to update, 1 to delete, 7 unchanged (3 requests)");
     expect(formatSummary({ ...s, requests: 1 })).toBe(
       "2 to create, 1 to update, 1 to delete, 7 unchanged (1 request)",
-    );
-  });
-});
-
-describe("checkSafety", () => {
-  const summary = (updates: number, deletes: number, creates = 0): PlanSummary => ({
-    creates,
-    updates,
-    deletes,
-    unchanged: 0,
-    requests: 1,
-  });
-
-  it("allows small templates anything", () => {
-    expect(checkSafety(9, summary(0, 9), DEFAULT_SAFETY_THRESHOLD)).toBeUndefined();
-  });
-
-  it("allows exactly the maximum share, refuses more", () => {
-    expect(checkSafety(10, summary(1, 2), DEFAULT_SAFETY_THRESHOLD)).toBeUndefined();
-    expect(checkSafety(10, summary(1, 3, 50), DEFAULT_SAFETY_THRESHOLD)).toBe(
-      "refusing to update or delete 4 of 10 existing records (1 update, 3 deletes: 40%), more than the safety " +
-        "threshold of 30% (checked when a template holds at least 10 records); if this is intended, set " +
-        "safetyThreshold.maxChangePercent to at least 40, or safetyThreshold: false",
-    );
-  });
-
-  it("rounds the share for people and the needed percentage up", () => {
-    const message = checkSafety(12, summary(0, 5), DEFAULT_SAFETY_THRESHOLD);
-    expect(message).toContain("5 of 12 existing records (0 updates, 5 deletes: 41.7%)");
-    expect(message).toContain("set safetyThreshold.maxChangePercent to at least 42,");
-    expect(checkSafety(12, summary(0, 5), { minExistingRecords: 10, maxChangePercent: 42 })).toBeUndefined();
-  });
-
-  it("ignores creates and can be turned off", () => {
-    expect(checkSafety(10, summary(0, 0, 1000), DEFAULT_SAFETY_THRESHOLD)).toBeUndefined();
-    expect(checkSafety(10, summary(10, 0), false)).toBeUndefined();
-    expect(checkSafety(0, summary(0, 0), { minExistingRecords: 0, maxChangePercent: 0 })).toBeUndefined();
-  });
-
-  it("suggests only turning it off when no percentage would do", () => {
-    expect(checkSafety(10, summary(20, 0), DEFAULT_SAFETY_THRESHOLD)).toMatch(
-      /if this is intended, set safetyThreshold: false$/,
     );
   });
 });
