@@ -5,7 +5,7 @@
  *
  * Pure: plans in, text out.
  */
-import type { PlannedCorrection, TemplatePlan } from "./templatePlans";
+import type { PlannedCorrection, PlanReason, TemplatePlan } from "./templatePlans";
 
 /** The heading every plan starts with, so a bot can find and replace its earlier comment. */
 export const PLAN_HEADING = "### DNS record plan";
@@ -43,8 +43,24 @@ function correctionLines(corrections: readonly PlannedCorrection[]): string[] {
   return corrections.map((c) => `${c.message.padEnd(width)}  (${idNote(c)})`);
 }
 
+function reasonText(reason: PlanReason): string {
+  switch (reason.kind) {
+    case "created":
+      return "new";
+    case "removed":
+      return "removed from the program";
+    case "replaces":
+      return `moved here from template ${inlineCode(reason.templateId)}`;
+    case "replacedBy":
+      return `moved to template ${inlineCode(reason.templateId)}`;
+    case "rewritten":
+      return "rewritten with one PUT: an earlier add had an unknown outcome";
+  }
+}
+
 function templateSection(plan: TemplatePlan): string[] {
-  const title = `**Template ${inlineCode(plan.templateId)}** (resource ${inlineCode(plan.resource)}${plan.reason ? `, ${plan.reason}` : ""})`;
+  const why = plan.reason ? `, ${reasonText(plan.reason)}` : "";
+  const title = `**Template ${inlineCode(plan.templateId)}** (resource ${inlineCode(plan.resource)}${why})`;
   if (plan.unknown) {
     return [`${title}: the records depend on values known only during \`pulumi up\`; the plan is made then.`];
   }

@@ -27,13 +27,25 @@ export interface PlannedCorrection {
   recordId?: string;
 }
 
+/**
+ * Why a template changes other than by an update of its records: the resource is new or gone, its
+ * `templateId` changed (`replaces` and `replacedBy` name the other template), or an earlier add of
+ * unknown outcome makes the provider rewrite the template with one PUT.
+ */
+export type PlanReason =
+  | { kind: "created" }
+  | { kind: "removed" }
+  | { kind: "replaces"; templateId: string }
+  | { kind: "replacedBy"; templateId: string }
+  | { kind: "rewritten" };
+
 /** The plan of one template, as one step of the preview changes it. */
 export interface TemplatePlan {
   /** The resource's name in the program (the last part of its URN). */
   resource: string;
   templateId: string;
-  /** Why this template changes, when it is not a plain update: `created`, `replaced by ...`. */
-  reason?: string;
+  /** Why this template changes, when it is not a plain update of its records. */
+  reason?: PlanReason;
   /** The planner's summary: `1 to create, 1 to update, 1 to delete, 3 unchanged (2 requests)`. */
   summary: string;
   corrections: PlannedCorrection[];
@@ -109,7 +121,7 @@ function rewritesWithPut(held: Props): boolean {
   return untracked.length > 0 && settings.purge;
 }
 
-function created(name: string, news: Props, reason: string): TemplatePlan {
+function created(name: string, news: Props, reason: PlanReason): TemplatePlan {
   const { summary, corrections } = plannedCorrections({}, news);
   return {
     resource: name,
@@ -120,7 +132,7 @@ function created(name: string, news: Props, reason: string): TemplatePlan {
   };
 }
 
-function deleted(name: string, olds: Props, reason: string): TemplatePlan {
+function deleted(name: string, olds: Props, reason: PlanReason): TemplatePlan {
   const { summary, corrections } = plannedCorrections(olds, undefined);
   return {
     resource: name,
@@ -139,7 +151,7 @@ function updated(name: string, olds: Props, news: Props): TemplatePlan {
     return {
       resource: name,
       templateId: templateIdOf(news),
-      reason: "rewritten: an earlier add had an unknown outcome",
+      reason: { kind: "rewritten" },
       summary: `${corrections.length} to create (1 request: a PUT of every record; every id is new)`,
       corrections,
     };
@@ -165,18 +177,20 @@ export function plansOfStep(step: PreviewStep): TemplatePlan[] {
   const news = step.newState?.inputs ?? {};
   switch (step.op) {
     case "create":
-      return [containsUnknown(news) ? unknownPlan(name, news) : created(name, news, "created")];
+      return [containsUnknown(news) ? unknownPlan(name, news) : created(name, news, { kind: "created" })];
     case "update":
       return [containsUnknown(news) ? unknownPlan(name, news) : updated(name, olds, news)];
     case "delete":
-      return [deleted(name, olds, "removed from the program")];
+      return [deleted(name, olds, { kind: "removed" })];
     case "replace": {
-      if (containsUnknown(news)) return [unknownPlan(name, news), deleted(name, olds, "replaced")];
       const to = templateIdOf(news);
       const from = templateIdOf(olds);
+      if (containsUnknown(news)) {
+        return [unknownPlan(name, news), deleted(name, olds, { kind: "replacedBy", templateId: to })];
+      }
       return [
-        created(name, news, `replaces template ${from}`),
-        deleted(name, olds, `replaced by template ${to}`),
+        created(name, news, { kind: "replaces", templateId: from }),
+        deleted(name, olds, { kind: "replacedBy", templateId: to }),
       ];
     }
     default:
@@ -185,10 +199,15 @@ export function plansOfStep(step: PreviewStep): TemplatePlan[] {
 }
 
 /**
- * The plans of every DnsTemplateRecords resource a preview changes, in the preview's order. A plan
- * with no correction (only `purge` or the safety threshold changed) is left out: there is no record
- * change to read.
+ * The plans of every DnsTemplateRecords resource a preview changes, by resource name: the engine
+ * runs independent steps in parallel, so the preview's own order changes from run to run, and a
+ * comment that each push rewrites should not. A plan with no correction (only `purge` or the safety
+ * threshold changed) is left out: there is no record change to read.
  */
 export function templatePlans(preview: PreviewDigest): TemplatePlan[] {
-  return (preview.steps ?? []).flatMap(plansOfStep).filter((p) => p.unknown || p.corrections.length > 0);
+  const plans = (preview.steps ?? [])
+    .flatMap(plansOfStep)
+    .filter((p) => p.unknown || p.corrections.length > 0);
+  // A stable sort: the two plans of a replacement stay in their order (new template first).
+  return plans.sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
 }

@@ -88,6 +88,88 @@ async function runCommand(args: string[], input = "") {
   return { code, stdout, stderr };
 }
 
+/** The step of resource `name` in a preview document. */
+function stepOf(
+  doc: { steps: Array<{ urn: string; op: string; oldState?: { outputs?: Props } }> },
+  name: string,
+) {
+  const found = doc.steps.find((s) => s.urn.endsWith(`::${name}`));
+  if (!found) throw new Error(`the fixture has no step of ${name}`);
+  return found;
+}
+
+describe("the plan of a real preview (captured from the engine)", () => {
+  const text = fixture("update.json");
+  const doc = JSON.parse(text);
+  const md = markdownOf(text);
+
+  it("has one section per DnsTemplateRecords resource the preview changes, by resource name", () => {
+    const titles = md.split("\n").filter((l) => l.startsWith("**Template"));
+    expect(titles).toEqual([
+      "**Template `tpl-2`** (resource `docs`, new): 1 to create (1 request: a PUT, which replaces whatever records the template held)",
+      "**Template `tpl-1`** (resource `legacy`, removed from the program): 0 to create, 0 to update, 1 to delete, 0 unchanged (1 request)",
+      "**Template `mail`** (resource `mail`): 2 to create, 1 to update, 0 to delete, 2 unchanged (2 requests)",
+      "**Template `web`** (resource `web`): 1 to create, 1 to update, 1 to delete, 3 unchanged (1 request)",
+    ]);
+    // The stack and the DomainRestore beside them are in the preview, and not in the plan.
+    expect(doc.steps.map((s: { urn: string }) => s.urn.split("::").pop())).toEqual(
+      expect.arrayContaining(["restore", "dns-dev"]),
+    );
+    expect(md).not.toMatch(/restore|Stack/);
+  });
+
+  it("names the id each record has in the state: kept when updated, removed when deleted, new when created", () => {
+    const ids = stepOf(doc, "web").oldState?.outputs?.ids as Record<string, string>;
+    const web = md.slice(md.indexOf("**Template `web`**"));
+    expect(web).toContain(`- DELETE shop CNAME shops.example.net.         (id ${ids["shop/CNAME"]} removed)`);
+    expect(web).toContain(`~ MODIFY @ A content 192.0.2.10 -> 192.0.2.11  (id ${ids["@/A"]} kept)`);
+    expect(web).toContain("+ CREATE api A 192.0.2.20                      (new id)");
+    const legacyIds = stepOf(doc, "legacy").oldState?.outputs?.ids as Record<string, string>;
+    expect(md).toContain(`- DELETE old A 192.0.2.99  (id ${legacyIds["old/A"]} removed)`);
+  });
+
+  it("says for every update what the provider itself said about it in the same preview", () => {
+    // The provider's diff logs its plan (`template mail: <summary>` and one line per correction).
+    const said = (doc.diagnostics as Array<{ message: string }>)
+      .map((d) => d.message)
+      .filter((m) => m.startsWith("template "));
+    expect(said.length).toBe(2);
+    for (const plan of templatePlans(parsePreview(text)).filter((p) => p.reason === undefined)) {
+      const lines = plan.corrections.map((c) => `  ${c.message}`);
+      expect(said).toContain(`${[`template ${plan.templateId}: ${plan.summary}`, ...lines].join("\n")}\n`);
+    }
+  });
+
+  it("is the same from the engine events of that preview (the Automation API's onEvent)", () => {
+    expect(
+      planMarkdown(templatePlans(previewFromEngineEvents(JSON.parse(fixture("update.events.json"))))),
+    ).toBe(md);
+  });
+
+  it("a preview with nothing to change (`--show-sames`: every resource a same step) has no DNS record changes", () => {
+    const same = fixture("no-changes.json");
+    const ops = JSON.parse(same).steps.map((s: { op: string; urn: string }) => s.op);
+    expect(ops.length).toBeGreaterThan(3);
+    expect(new Set(ops)).toEqual(new Set(["same"]));
+    expect(markdownOf(same)).toBe(`${PLAN_HEADING}\n\n${NO_CHANGES}\n`);
+  });
+
+  it("a new templateId: every record created in the new template, every id of the old one removed", () => {
+    const replace = fixture("replace.json");
+    const ids = stepOf(JSON.parse(replace), "web").oldState?.outputs?.ids as Record<string, string>;
+    const out = markdownOf(replace);
+    expect(out).toContain(
+      "**Template `tpl-3`** (resource `web`, moved here from template `web`): 5 to create (1 request: a PUT",
+    );
+    expect(out).toContain(
+      "**Template `web`** (resource `web`, moved to template `tpl-3`): 0 to create, 0 to update, 5 to delete",
+    );
+    expect(out.match(/\(new id\)/g)).toHaveLength(5);
+    const removed = [...out.matchAll(/\(id (\S+) removed\)/g)].map((m) => m[1]);
+    expect(new Set(removed)).toEqual(new Set(Object.values(ids)));
+  });
+});
+
 describe("the plan of each kind of step", () => {
   it("update: one line per correction, with the id kept, removed or new, and the planner's summary", () => {
     const news = declared({
@@ -113,7 +195,7 @@ describe("the plan of each kind of step", () => {
   it("create with purge: every record new, one PUT", () => {
     const news = declared({ "@/A": { name: "@", type: "A", content: "192.0.2.10" } });
     const md = markdownOf(preview(step("create", "web", { news })));
-    expect(md).toContain("**Template `web`** (resource `web`, created): 1 to create (1 request: a PUT");
+    expect(md).toContain("**Template `web`** (resource `web`, new): 1 to create (1 request: a PUT");
     expect(md).toMatch(/\+ CREATE @ A 192\.0\.2\.10\s+\(new id\)/);
   });
 
@@ -132,7 +214,7 @@ describe("the plan of each kind of step", () => {
 
   it("delete: every record the resource holds is deleted, ids removed", () => {
     const [plan] = templatePlans(parsePreview(preview(step("delete", "web", { olds: held }))));
-    expect(plan?.reason).toBe("removed from the program");
+    expect(plan?.reason).toEqual({ kind: "removed" });
     expect(plan?.summary).toBe("0 to create, 0 to update, 2 to delete, 0 unchanged (1 request)");
     expect(plan?.corrections.map((c) => [c.message, c.id, c.recordId])).toEqual([
       ["- DELETE @ A 192.0.2.10", "removed", "rec-1"],
@@ -153,8 +235,8 @@ describe("the plan of each kind of step", () => {
     const news = { ...declared(held.records), templateId: "tpl-3" };
     const plans = templatePlans(parsePreview(preview(step("replace", "web", { olds: held, news }))));
     expect(plans.map((p) => [p.templateId, p.reason])).toEqual([
-      ["tpl-3", "replaces template web"],
-      ["web", "replaced by template tpl-3"],
+      ["tpl-3", { kind: "replaces", templateId: "web" }],
+      ["web", { kind: "replacedBy", templateId: "tpl-3" }],
     ]);
     expect(plans[0]?.corrections.every((c) => c.kind === "create" && c.id === "new")).toBe(true);
     expect(plans[1]?.corrections.map((c) => c.recordId)).toEqual(["rec-1", "rec-2"]);
