@@ -1,17 +1,29 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { keyRecords, recordKey, unkeyRecords } from "../../provider/records/keys";
-import { canonicalOrder, identityOf, type RecordSpec, type StateRecord } from "../../provider/records/rules";
-import { recordArb, recordsArb, stateArb } from "./records-arbitraries";
+import { canonicalOrder, identityOf, type RecordSpec, type StateRecord } from "../../provider/records/model";
+import { type KeyedRecord, planUpdate } from "../../provider/records/plan";
+import { keyDeclared, keyRecords } from "../../provider/records/state";
+import { distinctRecordsArb, keyed, recordArb, recordsArb } from "./records-arbitraries";
 
 const www1: RecordSpec = { name: "www", type: "A", content: "192.0.2.1" };
 const www2: RecordSpec = { name: "www", type: "A", content: "192.0.2.2" };
 const mx1: RecordSpec = { name: "@", type: "MX", content: "mx1.example.net", priority: 10 };
 const mx2: RecordSpec = { name: "@", type: "MX", content: "mx2.example.net", priority: 20 };
 
-describe("recordKey / keyRecords", () => {
+/** The coarse key of a record, `name/type`: what a record sole of its name and type is keyed by. */
+const recordKey = (r: RecordSpec): string => `${r.name}/${r.type}`;
+/** The records of a keyed map, in canonical order. */
+const unkeyRecords = <T extends RecordSpec>(map: Record<string, T>): T[] =>
+  canonicalOrder(Object.values(map));
+
+/** A state with unique ids, as a template holds it. */
+const stateArb = recordsArb.map((records) =>
+  records.map((r, i): StateRecord => ({ ...r, recordId: `cur-${i}` })),
+);
+
+describe("keyRecords", () => {
   it("keys a record by name/type", () => {
-    expect(recordKey(www1)).toBe("www/A");
+    expect(Object.keys(keyRecords([www1]))).toEqual(["www/A"]);
   });
 
   it("uses name/type alone when the pair is unique, so a content change is one changed entry", () => {
@@ -57,17 +69,17 @@ describe("recordKey / keyRecords", () => {
 
   it("maps back to the records in canonical order", () => {
     expect(unkeyRecords(keyRecords([www2, mx1, www1]))).toEqual([mx1, www1, www2]);
-    expect(unkeyRecords({})).toEqual([]);
+    expect(unkeyRecords(keyRecords([]))).toEqual([]);
   });
 });
 
-describe("keys: properties", () => {
+describe("keyRecords: properties", () => {
   it("gives every record a unique key and round-trips", () => {
     fc.assert(
       fc.property(stateArb, (records) => {
-        const keyed = keyRecords(records);
-        expect(Object.keys(keyed)).toHaveLength(records.length);
-        expect(unkeyRecords(keyed)).toEqual(canonicalOrder(records));
+        const map = keyRecords(records);
+        expect(Object.keys(map)).toHaveLength(records.length);
+        expect(unkeyRecords(map)).toEqual(canonicalOrder(records));
       }),
     );
   });
@@ -113,6 +125,121 @@ describe("keys: properties", () => {
           expect(after[key]).toEqual(record);
         }
       }),
+    );
+  });
+});
+
+/** Declared records keyed as an earlier check left them: a first declaration, or one more check after it. */
+const previousArb: fc.Arbitrary<KeyedRecord[]> = fc
+  .tuple(distinctRecordsArb, distinctRecordsArb, fc.boolean())
+  .map(([first, second, again]) => {
+    const previous = keyDeclared(first, []).declared;
+    return again ? keyDeclared(second, previous).declared : previous;
+  });
+
+/** The previous declaration as the planner sees held records: each key stands for an id. */
+const asHeld = (records: readonly KeyedRecord[]) => records.map((r) => ({ ...r, recordId: `key:${r.key}` }));
+
+/** The keyed map a preview shows: values without keys, compared by identity. */
+const mapOf = (records: readonly KeyedRecord[]): Map<string, string> =>
+  new Map(records.map((r) => [r.key, identityOf(r)]));
+
+describe("keyDeclared", () => {
+  it("keeps the key of a record updated in place and gives a new record a key no previous record had", () => {
+    const previous = keyDeclared([www1, mx1], []).declared;
+    expect(previous.map((r) => r.key)).toEqual(["@/MX", "www/A"]);
+    // www A changes content (updated in place, key kept); a second MX joins (a key of its own).
+    const { declared, changes } = keyDeclared([{ ...www1, content: "192.0.2.9" }, mx1, mx2], previous);
+    expect(declared.map((r) => [r.key, r.content])).toEqual([
+      ["@/MX", "mx1.example.net"],
+      ["@/MX/mx2.example.net", "mx2.example.net"],
+      ["www/A", "192.0.2.9"],
+    ]);
+    expect(changes).toEqual({ updates: 1, deletes: 0 });
+    // A record that replaces a deleted one of another type never takes its key.
+    const replaced = keyDeclared([{ name: "www", type: "CNAME", content: "x.example.net." }], [previous[1]!]);
+    expect(replaced.declared.map((r) => r.key)).toEqual(["www/CNAME"]);
+    expect(replaced.changes).toEqual({ updates: 0, deletes: 1 });
+  });
+});
+
+describe("keyDeclared: properties", () => {
+  it("gives unique keys; with no previous records, exactly the keys of keyRecords", () => {
+    fc.assert(
+      fc.property(distinctRecordsArb, previousArb, (records, previous) => {
+        const { declared } = keyDeclared(records, previous);
+        expect(new Set(declared.map((r) => r.key)).size).toBe(records.length);
+        expect(declared.map(({ key: _key, ...r }) => r)).toEqual(canonicalOrder(records));
+        const first = keyDeclared(records, []).declared;
+        expect(first).toEqual(canonicalOrder(keyed(records)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("keeps the key of a record kept or updated in place; a new record never takes a previous key", () => {
+    fc.assert(
+      fc.property(distinctRecordsArb, previousArb, (records, previous) => {
+        const { declared, changes } = keyDeclared(records, previous);
+        const plan = planUpdate(asHeld(previous), declared, { purge: true });
+        for (const { from, to } of plan.unchanged) expect(to.key).toBe(from.key);
+        const previousKeys = new Set(previous.map((r) => r.key));
+        for (const c of plan.corrections) {
+          if (c.kind === "update") expect(c.to.key).toBe(c.from.key);
+          if (c.kind === "create") expect(previousKeys.has(c.record.key)).toBe(false);
+        }
+        expect(changes).toEqual({ updates: plan.summary.updates, deletes: plan.summary.deletes });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("makes each correction of the plan exactly one entry of the preview, of the same kind", () => {
+    fc.assert(
+      fc.property(distinctRecordsArb, previousArb, (records, previous) => {
+        const { declared } = keyDeclared(records, previous);
+        const before = mapOf(previous);
+        const after = mapOf(declared);
+        const added = [...after.keys()].filter((k) => !before.has(k)).sort();
+        const removed = [...before.keys()].filter((k) => !after.has(k)).sort();
+        const changed = [...after.keys()]
+          .filter((k) => before.has(k) && before.get(k) !== after.get(k))
+          .sort();
+        const plan = planUpdate(asHeld(previous), declared, { purge: true });
+        expect(added.length + removed.length + changed.length).toBe(plan.corrections.length);
+        const keysOf = (kind: string) =>
+          plan.corrections
+            .flatMap((c) =>
+              c.kind !== kind
+                ? []
+                : c.kind === "create" || c.kind === "delete"
+                  ? [c.record.key]
+                  : c.kind === "update"
+                    ? [c.to.key]
+                    : [],
+            )
+            .sort();
+        expect(keysOf("create")).toEqual(added);
+        expect(keysOf("delete")).toEqual(removed);
+        expect(keysOf("update")).toEqual(changed);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("shows no difference for a reordered declaration", () => {
+    fc.assert(
+      fc.property(
+        previousArb.chain((previous) =>
+          fc.tuple(fc.constant(previous), fc.shuffledSubarray(previous, { minLength: previous.length })),
+        ),
+        ([previous, reordered]) => {
+          const records = reordered.map(({ key: _key, ...r }) => r);
+          const { declared, changes } = keyDeclared(records, previous);
+          expect(declared).toEqual(canonicalOrder(previous));
+          expect(changes).toEqual({ updates: 0, deletes: 0 });
+        },
+      ),
     );
   });
 });
