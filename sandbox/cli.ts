@@ -50,6 +50,7 @@ Personalities (answers the spec leaves open; see sandbox/README.md):
   --ignore-range            answer a Range header with the whole body (default: 206 or 416)
   --keep-alive-idle-ms N    close idle keep-alive connections after N ms
   --patch-apply MODE        atomic (default) or itemwise: valid items applied before a 404
+  --contacts-growth N       append N new contacts after each contacts list answered
 
 Admin routes (no auth): GET /__sandbox/ lists them.`;
 
@@ -76,6 +77,7 @@ const PERSONALITY_FLAGS: Record<string, PersonalityFlag> = {
   "ignore-range": { option: "ignoreRange", kind: "boolean" },
   "keep-alive-idle-ms": { option: "keepAliveIdleMs", kind: "integer" },
   "patch-apply": { option: "patchApply", kind: "word" },
+  "contacts-growth": { option: "contactsGrowth", kind: "integer" },
 };
 
 /** Reads the personality flags into options; a bad value is a UsageError naming the flag. */

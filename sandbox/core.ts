@@ -65,6 +65,7 @@ export class SandboxCore {
   readonly faults = new FaultSet();
   private bucket: TokenBucket | undefined;
   private cutsLeft: number;
+  private newcomers = 0;
 
   constructor(readonly options: CoreOptions) {
     this.cutsLeft = options.personality.cutBodies;
@@ -80,6 +81,26 @@ export class SandboxCore {
     this.requests.length = 0;
     this.setRateLimit(this.options.rateLimit);
     this.cutsLeft = this.options.personality.cutBodies;
+    this.newcomers = 0;
+  }
+
+  /**
+   * Appends the `contactsGrowth` personality's new contacts (`N0000001`, ...) after a contacts
+   * list was answered, so the next page request sees a larger total.
+   */
+  growContacts(): void {
+    for (let i = 0; i < this.options.personality.contactsGrowth; i += 1) {
+      this.newcomers += 1;
+      const n = String(this.newcomers).padStart(7, "0");
+      this.state.contacts.push({
+        handle: `N${n}`,
+        name: `Newcomer ${n}`,
+        email: `newcomer${n}@example.org`,
+        country: "NL",
+        status: ["pending_validation"],
+        connections: 0,
+      });
+    }
   }
 
   /** True (and one fewer left) while `cutBodies` has cuts left; called only for replies with a body. */

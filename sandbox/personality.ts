@@ -51,6 +51,8 @@ function oneOf<T extends readonly [string, ...string[]]>(values: T) {
  * - `keepAliveIdleMs`: idle keep-alive connections are closed after this many milliseconds.
  * - `patchApply`: `itemwise` applies a PATCH item by item (del, update, add) and answers 404 for
  *   an unknown id only after the valid items were applied; default `atomic` (nothing changes).
+ * - `contactsGrowth`: after answering each contacts list, N new contacts are appended (an account
+ *   where contacts are created while a client pages), so the total changes between pages.
  */
 export const PersonalitySchema = z.strictObject({
   perPageCap: integer(1, 100_000).optional(),
@@ -63,6 +65,7 @@ export const PersonalitySchema = z.strictObject({
   ignoreRange: flag.optional(),
   keepAliveIdleMs: integer(1, 3_600_000).optional(),
   patchApply: oneOf(PATCH_MODES).optional(),
+  contactsGrowth: integer(0, 1000).optional(),
 });
 /** The personality options as given; see {@link PersonalitySchema}. */
 export type PersonalityOptions = z.input<typeof PersonalitySchema>;
@@ -79,6 +82,7 @@ export interface Personality {
   ignoreRange: boolean;
   keepAliveIdleMs: number | undefined;
   patchApply: PatchMode;
+  contactsGrowth: number;
 }
 
 /** Names of the personality options, e.g. to pick them out of wider options. */
@@ -110,6 +114,7 @@ export function resolvePersonality(options: PersonalityOptions, source = "startS
     ignoreRange: valid.ignoreRange ?? false,
     keepAliveIdleMs: valid.keepAliveIdleMs,
     patchApply: valid.patchApply ?? "atomic",
+    contactsGrowth: valid.contactsGrowth ?? 0,
   };
 }
 

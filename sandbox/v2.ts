@@ -135,7 +135,9 @@ function route(core: SandboxCore, request: V2Request): Reply {
   if (pathname === "/v2/contacts") {
     if (method !== "GET") throw methodNotAllowed(method, pathname, ["GET"]);
     noBody(request.body, "GET /v2/contacts");
-    return json(200, listContacts(core.state.contacts, request.query, core.options.format));
+    const body = listContacts(core.state.contacts, request.query, core.options.format);
+    core.growContacts();
+    return json(200, body);
   }
   const restoreMatch = DOMAIN_RESTORE.exec(pathname);
   if (restoreMatch !== null) {

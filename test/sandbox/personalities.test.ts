@@ -44,6 +44,7 @@ describe("validation of personality options", () => {
     [{ ignoreRange: null as unknown as boolean }, /ignoreRange/],
     [{ keepAliveIdleMs: 0 }, /keepAliveIdleMs: must be an integer from 1/],
     [{ patchApply: "partial" as "atomic" }, /patchApply: must be one of atomic, itemwise/],
+    [{ contactsGrowth: 1001 }, /contactsGrowth: must be an integer from 0 to 1000/],
   ])("startSandbox(%j) throws naming the option", async (options, message) => {
     await expect(startSandbox({ apiKey: API_KEY, ...options })).rejects.toThrow(message);
   });
@@ -79,7 +80,15 @@ describe("validation of personality options", () => {
           "--cut-bodies",
           "3",
         ],
-        ...["--ignore-range", "--keep-alive-idle-ms", "250", "--patch-apply", "itemwise"],
+        ...[
+          "--ignore-range",
+          "--keep-alive-idle-ms",
+          "250",
+          "--patch-apply",
+          "itemwise",
+          "--contacts-growth",
+          "2",
+        ],
       ],
       {},
     );
@@ -99,6 +108,7 @@ describe("validation of personality options", () => {
         ignoreRange: true,
         keepAliveIdleMs: 250,
         patchApply: "itemwise",
+        contactsGrowth: 2,
       },
     });
   });
@@ -116,6 +126,7 @@ describe("validation of personality options", () => {
       ignoreRange: false,
       keepAliveIdleMs: undefined,
       patchApply: "atomic",
+      contactsGrowth: 0,
     });
   });
 });
@@ -216,6 +227,26 @@ describe("a total that changes between pages", () => {
     expect(third.pagination).toMatchObject({ total_pages: 3, total_results: 29 });
     // The removal shifted every later contact two places forward: page 3 now starts at C0000023.
     expect(third.data[0]!.handle).toBe("C0000023");
+  });
+
+  it("contactsGrowth: each answered list appends N contacts, so the next page sees a larger total", async () => {
+    const sandbox = await start({ contacts: 10, contactsGrowth: 2 });
+    const first = await contacts(sandbox, "per_page=5");
+    expect(first.pagination).toMatchObject({ total_results: 10, total_pages: 2 });
+    const second = await contacts(sandbox, "per_page=5&page=2");
+    expect(second.pagination).toMatchObject({ total_results: 12, total_pages: 3 });
+    expect(sandbox.state.contacts.slice(10).map((c) => c.handle)).toEqual([
+      "N0000001",
+      "N0000002",
+      "N0000003",
+      "N0000004",
+    ]);
+    // A refused list adds nobody; reset starts the count again.
+    expect((await call(sandbox, "GET", "/v2/contacts?per_page=0")).status).toBe(400);
+    expect(sandbox.state.contacts).toHaveLength(14);
+    sandbox.reset();
+    await contacts(sandbox);
+    expect(sandbox.state.contacts.at(-1)!.handle).toBe("N0000002");
   });
 
   it("DELETE /__sandbox/contacts/:handle removes one over HTTP; an unknown handle is a 404", async () => {
