@@ -1,8 +1,18 @@
 /**
- * The package as a user gets it: `npm pack`, then `npm install <tarball>` into a fresh program
- * directory outside the repository, then `pulumi up` and `destroy` of a program there against the
- * sandbox. Catches files missing from the tarball, broken `exports`, and a serialized provider that
- * only works inside this checkout. Also pins what the tarball holds.
+ * The package as a user gets it: one `npm pack`, then `npm install <tarball> @pulumi/pulumi` into
+ * fresh program directories outside the repository, then create, a change and destroy of each
+ * program against the sandbox under the real engine. Three programs:
+ *
+ * - TypeScript with the newest `@pulumi/pulumi` the registry serves (what the README's install line
+ *   gives a new program);
+ * - TypeScript with the oldest `@pulumi/pulumi` the package supports (the floor of its peer range),
+ *   also type-checked against that SDK's types;
+ * - JavaScript in ESM (`"type": "module"`), named imports from the package.
+ *
+ * Each asserts a single copy of the SDK in the program: two copies mean two runtimes, and resources
+ * registered through the package's copy would not belong to the program's stack. Also catches files
+ * missing from the tarball, broken `exports`, and a serialized provider that only works inside this
+ * checkout, and pins what the tarball holds.
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -41,17 +51,71 @@ function packJson(stdout: string): PackResult {
   return result;
 }
 
-const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
-import { DnsTemplateRecords, DomainRestore, getContactsOutput } from "pulumi-domainapi";
-import type { DnsRecordArgs } from "pulumi-domainapi";
+const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
+  peerDependencies?: Record<string, string>;
+  dependencies?: Record<string, string>;
+  exports: Record<string, string | Record<string, string>>;
+  bin: Record<string, string>;
+};
 
-const records: DnsRecordArgs[] = [
-  { name: "@", type: "A", content: "192.0.2.44" },
+/** The oldest supported SDK: the floor of the package's `@pulumi/pulumi` range (`^3.139.0`). */
+const OLDEST_SDK = /^\^(\d+\.\d+\.\d+)$/.exec(pkg.peerDependencies?.["@pulumi/pulumi"] ?? "")?.[1];
+
+/** A program of the test: where it lives and what it manages. */
+interface Consumer {
+  /** What the program is, for test names. */
+  label: string;
+  /** Installs the oldest supported SDK rather than the newest, and type-checks the program with it. */
+  oldest: boolean;
+  esm: boolean;
+  templateId: string;
+  domain: string;
+}
+
+const CONSUMERS: Consumer[] = [
+  {
+    label: "TypeScript, newest @pulumi/pulumi",
+    oldest: false,
+    esm: false,
+    templateId: "tpl-new",
+    domain: "new.example",
+  },
+  {
+    label: `TypeScript, oldest supported @pulumi/pulumi (${OLDEST_SDK})`,
+    oldest: true,
+    esm: false,
+    templateId: "tpl-old",
+    domain: "old.example",
+  },
+  {
+    label: 'JavaScript in ESM ("type": "module"), newest @pulumi/pulumi',
+    oldest: false,
+    esm: true,
+    templateId: "tpl-esm",
+    domain: "esm.example",
+  },
+];
+
+/**
+ * The program's source. Run with CONSUMER_STEP=change, it changes one record and adds one: the
+ * engine must plan an update of that resource alone.
+ */
+function programSource(c: Consumer): string {
+  // The same program in both languages; TypeScript adds the package's types.
+  const typed = (name: string) => (c.esm ? name : `${name}: DnsRecordArgs[]`);
+  return `import * as pulumi from "@pulumi/pulumi";
+import { DnsTemplateRecords, DomainRestore, getContactsOutput } from "pulumi-domainapi";
+${c.esm ? "" : 'import type { DnsRecordArgs } from "pulumi-domainapi";\n'}
+const change = process.env.CONSUMER_STEP === "change";
+const ${typed("added")} = change ? [{ name: "@", type: "TXT", content: "v=spf1 mx -all" }] : [];
+const ${typed("records")} = [
+  { name: "@", type: "A", content: change ? "192.0.2.45" : "192.0.2.44" },
   { name: "@", type: "MX", content: "mx.example.net", priority: 10 },
   { name: "www", type: "CNAME", content: "{domainname}." },
+  ...added,
 ];
-const web = new DnsTemplateRecords("web", { templateId: new pulumi.Config().get("templateId") ?? "tpl-4", records });
-const restored = new DomainRestore("restore", { domain: "old.example" });
+const web = new DnsTemplateRecords("web", { templateId: new pulumi.Config().get("templateId") ?? "${c.templateId}", records });
+const restored = new DomainRestore("restore", { domain: "${c.domain}" });
 const contacts = getContactsOutput({ country: "DE", perPage: 10 });
 
 export const recordIds = web.recordIds;
@@ -59,14 +123,65 @@ export const restoredDomain = restored.domain;
 export const contactsFound = contacts.total;
 export const loadedFrom = import.meta.resolve("pulumi-domainapi");
 `;
+}
+
+/** Writes the program's files into `dir`. */
+function writeProgram(dir: string, c: Consumer): void {
+  fs.mkdirSync(dir);
+  const entry = c.esm ? "index.js" : "index.ts";
+  const manifest = {
+    name: "consumer-program",
+    version: "0.0.0",
+    private: true,
+    ...(c.esm && { type: "module" }),
+  };
+  fs.writeFileSync(path.join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(dir, "Pulumi.yaml"),
+    `name: consumer-program\nruntime: nodejs\nmain: ${entry}\n`,
+  );
+  fs.writeFileSync(path.join(dir, entry), programSource(c));
+}
+
+/** Every place `@pulumi/pulumi` is installed in the program (a deduped use is no extra copy). */
+async function sdkCopies(program: string): Promise<string[]> {
+  const out = await npm(["ls", "@pulumi/pulumi", "--all", "--parseable"], program);
+  return [...new Set(out.split("\n").filter((line) => line.trim() !== ""))];
+}
+
+/** `a >= b` for x.y.z versions. */
+function versionAtLeast(a: string, b: string): boolean {
+  const [x, y] = [a, b].map((v) => v.split(".").map(Number));
+  for (let i = 0; i < 3; i++) {
+    const d = (x?.[i] ?? 0) - (y?.[i] ?? 0);
+    if (d !== 0) return d > 0;
+  }
+  return true;
+}
+
+function recordLines(sandbox: Sandbox, templateId: string): string[] {
+  return (sandbox.templateRecords(templateId) ?? []).map((r) => `${r.name} ${r.type} ${r.content}`).sort();
+}
 
 describe("the packed package", () => {
   let scratch: string;
   let sandbox: Sandbox;
+  let tarball: Promise<string>;
 
   beforeAll(async () => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), "domainapi-consumer-"));
-    sandbox = await startSandbox({ apiKey: API_KEY });
+    sandbox = await startSandbox({
+      apiKey: API_KEY,
+      seed: {
+        templates: Object.fromEntries(CONSUMERS.map((c) => [c.templateId, []])),
+        domains: Object.fromEntries(CONSUMERS.map((c) => [c.domain, "quarantined" as const])),
+      },
+    });
+    // One tarball for every program; started here, awaited by the tests that need it.
+    tarball = npm(["pack", "--json", "--pack-destination", scratch], repoRoot).then((out) =>
+      path.join(scratch, packJson(out).filename),
+    );
+    tarball.catch(() => undefined);
   });
   afterAll(async () => {
     await sandbox?.close();
@@ -93,91 +208,146 @@ describe("the packed package", () => {
       expect(paths).toContain(needed);
     }
     // Every file the package's exports and bin point at is in the tarball.
-    const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8"));
     const targets = [
-      ...Object.values(pkg.exports as Record<string, string | Record<string, string>>).flatMap((e) =>
-        typeof e === "string" ? [e] : Object.values(e),
-      ),
-      ...Object.values(pkg.bin as Record<string, string>),
+      ...Object.values(pkg.exports).flatMap((e) => (typeof e === "string" ? [e] : Object.values(e))),
+      ...Object.values(pkg.bin),
     ].map((t) => t.replace(/^\.\//, ""));
     expect(targets.filter((t) => !paths.includes(t))).toEqual([]);
   });
 
-  it(
-    "installs from its tarball into a program outside the repo, and that program runs up and destroy",
-    async () => {
-      const { filename } = packJson(await npm(["pack", "--json", "--pack-destination", scratch], repoRoot));
-      const tarball = path.join(scratch, filename);
-      const program = path.join(scratch, "program");
-      fs.mkdirSync(program);
-      fs.writeFileSync(
-        path.join(program, "package.json"),
-        `${JSON.stringify({ name: "consumer-program", version: "0.0.0", private: true }, null, 2)}\n`,
-      );
-      fs.writeFileSync(
-        path.join(program, "Pulumi.yaml"),
-        "name: consumer-program\nruntime: nodejs\nmain: index.ts\n",
-      );
-      fs.writeFileSync(path.join(program, "index.ts"), PROGRAM);
-      await npm(["install", tarball, "--no-audit", "--no-fund", "--prefer-offline"], program);
-      const installed = path.join(program, "node_modules", "pulumi-domainapi");
-      expect(fs.lstatSync(installed).isSymbolicLink()).toBe(false);
-      expect(fs.existsSync(path.join(program, "node_modules", "@pulumi", "pulumi", "package.json"))).toBe(
-        true,
-      );
-      expect(fs.existsSync(path.join(program, "node_modules", ".bin", "domainapi-sandbox"))).toBe(true);
+  it("asks for @pulumi/pulumi as a peer range, so that a program keeps one SDK", () => {
+    expect(pkg.dependencies?.["@pulumi/pulumi"]).toBeUndefined();
+    expect(OLDEST_SDK).toMatch(/^3\.\d+\.\d+$/);
+  });
 
-      let up: RunResult | undefined;
-      try {
-        up = await runProgramDir(program, { sandbox: { url: sandbox.url, apiKey: API_KEY } });
-        expect(up.summary?.result).toBe("succeeded");
-        expect(up.outputs.loadedFrom).toBe(
-          pathToFileURL(path.join(installed, "dist", "provider", "index.js")).href,
-        );
-        const held = sandbox.templateRecords("tpl-4") ?? [];
-        expect(held.map((r) => `${r.name} ${r.type} ${r.content}`).sort()).toEqual([
-          "@ A 192.0.2.44",
-          "@ MX mx.example.net",
-          "www CNAME {domainname}.",
-        ]);
-        expect([...(up.outputs.recordIds as string[])].sort()).toEqual(held.map((r) => r.record_id).sort());
-        expect(up.outputs.restoredDomain).toBe("old.example");
-        expect(sandbox.domainStatus("old.example")).toBe("active");
-        expect(up.outputs.contactsFound).toBe(
-          sandbox.state.contacts.filter((c) => c.country === "DE").length,
-        );
+  // The programs are independent (own directory, template and domain; each engine run is a child
+  // process), so they run at once: most of their time is npm and the engine waiting.
+  describe.concurrent("installed from its tarball into a program outside the repo", () => {
+    for (const consumer of CONSUMERS) {
+      it(
+        `${consumer.label}: one SDK copy; create, change and destroy run`,
+        async () => {
+          const program = path.join(scratch, consumer.templateId);
+          writeProgram(program, consumer);
+          await npm(
+            [
+              "install",
+              await tarball,
+              consumer.oldest ? `@pulumi/pulumi@${OLDEST_SDK}` : "@pulumi/pulumi",
+              "--no-audit",
+              "--no-fund",
+              "--prefer-offline",
+            ],
+            program,
+          );
+          const installed = path.join(program, "node_modules", "pulumi-domainapi");
+          expect(fs.lstatSync(installed).isSymbolicLink()).toBe(false);
+          expect(fs.existsSync(path.join(program, "node_modules", ".bin", "domainapi-sandbox"))).toBe(true);
 
-        // The stored provider loads the package by name: no absolute path, no key.
-        const { stdout } = await execFileAsync("pulumi", ["stack", "export", "--cwd", up.workDir], {
-          env: {
-            ...process.env,
-            ...engineEnv(up.backendDir),
-            PULUMI_CONFIG_PASSPHRASE: up.passphrase,
-          },
-          maxBuffer: 64 * 1024 * 1024,
-        });
-        const resources = (JSON.parse(stdout).deployment.resources ?? []) as StateResource[];
-        const dynamic = resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/"));
-        expect(dynamic.map((r) => r.type).sort()).toEqual([
-          typeToken("DnsTemplateRecords"),
-          typeToken("DomainRestore"),
-        ]);
-        for (const resource of dynamic) {
-          const provider = String(resource.inputs?.__provider ?? "");
-          expect(provider).toContain('require("pulumi-domainapi/impl")');
-          for (const place of [scratch, repoRoot, os.tmpdir(), os.homedir()])
-            expect(provider).not.toContain(place);
-          expect(provider).not.toMatch(/["'`]\/(?:[\w.-]+\/)+/);
-        }
-        expect(stdout).not.toContain(API_KEY);
+          // One SDK: the program's own, which the package uses too.
+          const sdkDir = path.join(program, "node_modules", "@pulumi", "pulumi");
+          expect(await sdkCopies(program)).toEqual([sdkDir]);
+          const sdkVersion = (
+            JSON.parse(fs.readFileSync(path.join(sdkDir, "package.json"), "utf8")) as { version: string }
+          ).version;
+          if (consumer.oldest) expect(sdkVersion).toBe(OLDEST_SDK);
+          else expect(versionAtLeast(sdkVersion, OLDEST_SDK ?? "")).toBe(true);
 
-        const down = await runProgramDir(program, { op: "destroy", after: up });
-        expect(down.destroySummary?.result).toBe("succeeded");
-        expect(sandbox.templateRecords("tpl-4")).toEqual([]);
-      } finally {
-        removeRunDirs(up);
-      }
-    },
-    INSTALL_TIMEOUT_MS + 180_000,
-  );
+          if (consumer.oldest) {
+            // The package's declarations type-check against the oldest SDK's (no skipLibCheck).
+            fs.writeFileSync(
+              path.join(program, "tsconfig.json"),
+              JSON.stringify({
+                compilerOptions: {
+                  strict: true,
+                  noEmit: true,
+                  target: "es2022",
+                  module: "esnext",
+                  moduleResolution: "bundler",
+                  skipLibCheck: false,
+                  types: ["node"],
+                },
+                files: ["index.ts"],
+              }),
+            );
+            await execFileAsync(process.execPath, [
+              path.join(repoRoot, "node_modules", "typescript", "bin", "tsc"),
+              "-p",
+              program,
+            ]);
+          }
+
+          let up: RunResult | undefined;
+          try {
+            up = await runProgramDir(program, { sandbox: { url: sandbox.url, apiKey: API_KEY } });
+            expect(up.summary?.result).toBe("succeeded");
+            expect(up.outputs.loadedFrom).toBe(
+              pathToFileURL(path.join(installed, "dist", "provider", "index.js")).href,
+            );
+            expect(recordLines(sandbox, consumer.templateId)).toEqual([
+              "@ A 192.0.2.44",
+              "@ MX mx.example.net",
+              "www CNAME {domainname}.",
+            ]);
+            const created = sandbox.templateRecords(consumer.templateId) ?? [];
+            expect([...(up.outputs.recordIds as string[])].sort()).toEqual(
+              created.map((r) => r.record_id).sort(),
+            );
+            expect(up.outputs.restoredDomain).toBe(consumer.domain);
+            expect(sandbox.domainStatus(consumer.domain)).toBe("active");
+            expect(up.outputs.contactsFound).toBe(
+              sandbox.state.contacts.filter((c) => c.country === "DE").length,
+            );
+            await expectPortableState(up);
+
+            // A change: one record changed, one added; the other resources stay as they are.
+            const changed = await runProgramDir(program, { after: up, env: { CONSUMER_STEP: "change" } });
+            expect(changed.summary?.result).toBe("succeeded");
+            expect(changed.summary?.resourceChanges).toEqual({ same: 2, update: 1 });
+            expect(recordLines(sandbox, consumer.templateId)).toEqual([
+              "@ A 192.0.2.45",
+              "@ MX mx.example.net",
+              "@ TXT v=spf1 mx -all",
+              "www CNAME {domainname}.",
+            ]);
+            const unchangedIds = created.filter((r) => r.type !== "A").map((r) => r.record_id);
+            expect(changed.outputs.recordIds).toEqual(expect.arrayContaining(unchangedIds));
+
+            const down = await runProgramDir(program, { op: "destroy", after: up });
+            expect(down.destroySummary?.result).toBe("succeeded");
+            expect(sandbox.templateRecords(consumer.templateId)).toEqual([]);
+          } finally {
+            removeRunDirs(up);
+          }
+        },
+        INSTALL_TIMEOUT_MS + 240_000,
+      );
+    }
+  });
+
+  /** The stored provider loads the package by name: no absolute path, no key. */
+  async function expectPortableState(up: RunResult): Promise<void> {
+    const { stdout } = await execFileAsync("pulumi", ["stack", "export", "--cwd", up.workDir], {
+      env: {
+        ...process.env,
+        ...engineEnv(up.backendDir),
+        PULUMI_CONFIG_PASSPHRASE: up.passphrase,
+      },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const resources = (JSON.parse(stdout).deployment.resources ?? []) as StateResource[];
+    const dynamic = resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/"));
+    expect(dynamic.map((r) => r.type).sort()).toEqual([
+      typeToken("DnsTemplateRecords"),
+      typeToken("DomainRestore"),
+    ]);
+    for (const resource of dynamic) {
+      const provider = String(resource.inputs?.__provider ?? "");
+      expect(provider).toContain('require("pulumi-domainapi/impl")');
+      for (const place of [scratch, repoRoot, os.tmpdir(), os.homedir()])
+        expect(provider).not.toContain(place);
+      expect(provider).not.toMatch(/["'`]\/(?:[\w.-]+\/)+/);
+    }
+    expect(stdout).not.toContain(API_KEY);
+  }
 });
