@@ -7,7 +7,8 @@
  */
 import { createHash } from "node:crypto";
 import type { ClientConfig } from "../config";
-import { type DomainApiError, RequestBodyError, responseError } from "./errors";
+import { type DomainApiError, RequestBodyError, type ResponseFailure, responseError } from "./errors";
+import { isReplayable } from "./retry";
 import { Transport, type TransportOptions, type TransportResponse } from "./transport";
 import {
   type ContactListPage,
@@ -65,7 +66,7 @@ export class DomainApiClient {
       method: "PUT",
       path,
       body: parsed.data,
-      replayable: true,
+      replayable: isReplayable("PUT"),
       schema: RecordIdsResponseSchema,
     });
     return this.#ids("PUT", path, answer, records.length);
@@ -77,7 +78,10 @@ export class DomainApiClient {
    * never resent once it may have reached the API: a second copy would add the records twice.
    *
    * @throws RequestBodyError when the body does not fit the wire schema or is empty (nothing is sent)
-   * @throws DomainApiError of kind `response` when the number of ids differs from the number of adds
+   * @throws DomainApiError of kind `response` when the answer's ids cannot be matched one-to-one to
+   *   the adds (more or fewer ids than adds, as when the service names the A and AAAA records it
+   *   creates for a URL forward): its `outcome` is then `unknown`, since which record got which id,
+   *   and what else was created, cannot be told
    */
   async patchRecords(templateId: string, body: PatchRecordsBody): Promise<string[]> {
     const parsed = PatchRecordsBodySchema.safeParse(body);
@@ -98,8 +102,9 @@ export class DomainApiClient {
       method: "PATCH",
       path,
       body: changes,
-      replayable: adds === 0,
+      replayable: isReplayable("PATCH", adds),
       schema: RecordIdsResponseSchema,
+      ...(adds > 0 ? { unreadableOutcome: "unknown" as const } : {}),
     });
     if (answer.body === undefined && adds === 0) return [];
     return this.#ids("PATCH", path, answer, adds);
@@ -138,7 +143,7 @@ export class DomainApiClient {
     await this.#transport.request({
       method: "POST",
       path: `/v2/domains/${encodeURIComponent(domain)}/restore`,
-      replayable: false,
+      replayable: isReplayable("POST"),
     });
   }
 
@@ -162,12 +167,32 @@ export class DomainApiClient {
         `record_id: expected ${expected} record id(s), got ${answer.status === 204 ? "no body (204)" : "none"}`,
       );
     }
+    if (ids.length !== expected && method === "PATCH") {
+      // The PUT's answer replaces every record, so a wrong count there fails loudly (the records
+      // are applied, and the next PUT rewrites them). A PATCH's adds join records we keep: an id we
+      // cannot attribute would leave a record we do not track, or one we think we hold but do not.
+      throw this.#responseError(
+        method,
+        path,
+        answer,
+        `record_id: expected ${expected} record id(s), one per added record, got ${ids.length}, which cannot be ` +
+          "matched one-to-one to the added records",
+        {
+          outcome: "unknown",
+          advice:
+            ids.length > expected
+              ? "The service may have created more records than were added (a URL forward brings an A and an AAAA " +
+                "record), so which id belongs to which record is unknown; the added records are of unknown outcome."
+              : "Which of the added records exist now is unknown; the added records are of unknown outcome.",
+        },
+      );
+    }
     if (ids.length !== expected) {
       throw this.#responseError(
         method,
         path,
         answer,
-        `record_id: expected ${expected} record id(s), one per ${method === "PUT" ? "submitted record" : "added record"}, got ${ids.length}`,
+        `record_id: expected ${expected} record id(s), one per submitted record, got ${ids.length}`,
       );
     }
     return ids;
@@ -178,9 +203,10 @@ export class DomainApiClient {
     path: string,
     answer: TransportResponse<unknown>,
     problem: string,
+    more: Pick<ResponseFailure, "outcome" | "advice"> = {},
   ): DomainApiError {
     const { status, attempts } = answer;
-    return responseError({ method, path, status, problem, attempts, secret: this.#apiKey });
+    return responseError({ method, path, status, problem, attempts, secret: this.#apiKey, ...more });
   }
 }
 

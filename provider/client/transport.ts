@@ -18,7 +18,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, type Dispatcher, interceptors, type RetryHandler } from "undici";
 import type { z } from "zod";
 import type { ClientConfig } from "../config";
-import { httpError, networkError, redact, responseError } from "./errors";
+import { httpError, networkError, type RequestOutcome, redact, responseError } from "./errors";
 import { decideRetry, type HttpMethod, mayHaveBeenSent, type RetryFailure } from "./retry";
 import { describeIssues } from "./wire";
 
@@ -39,6 +39,11 @@ export interface TransportRequest<T> {
   replayable: boolean;
   /** Schema of a 2xx body; a body that does not fit is a DomainApiError of kind `response`. */
   schema?: z.ZodType<T>;
+  /**
+   * The outcome of a 2xx whose body does not fit `schema`. Default: `applied` (`not-applied` for a
+   * GET). `unknown` when the body is the only account of what was done (the ids of a PATCH's adds).
+   */
+  unreadableOutcome?: RequestOutcome;
 }
 
 /** A successful (2xx) answer: its status and its parsed body (undefined when empty, e.g. 204). */
@@ -323,7 +328,15 @@ export class Transport {
   ): T | undefined {
     if (req.schema === undefined || text.trim() === "") return undefined;
     const fail = (problem: string) =>
-      responseError({ method: req.method, path, status, problem, attempts, secret: this.#apiKey });
+      responseError({
+        method: req.method,
+        path,
+        status,
+        problem,
+        attempts,
+        secret: this.#apiKey,
+        ...(req.unreadableOutcome !== undefined ? { outcome: req.unreadableOutcome } : {}),
+      });
     let json: unknown;
     try {
       json = JSON.parse(text);

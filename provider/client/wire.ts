@@ -90,8 +90,25 @@ export const PatchRecordsBodySchema = z.object({
 /** Body of `PATCH /v2/dns/templates/{template_id}/records`. */
 export type PatchRecordsBody = z.infer<typeof PatchRecordsBodySchema>;
 
-/** The 200 body of a PUT, or of a PATCH that adds: the ids of the created records. */
-export const RecordIdsResponseSchema = z.object({ record_id: z.array(z.string().min(1)) });
+/**
+ * A record id as the API answers it: a string per the spec; an API that sends numbers (`101`) is
+ * read as if it had sent `"101"`, since requests name ids as strings.
+ */
+export const RecordIdSchema = z.union(
+  [
+    z.string().min(1),
+    z
+      .number()
+      .int()
+      .nonnegative()
+      .refine(Number.isSafeInteger, "expected an id no larger than 2^53 - 1")
+      .transform(String),
+  ],
+  { error: "expected string (or a whole number)" },
+);
+
+/** The 200 body of a PUT, or of a PATCH that adds: the ids of the created records, as strings. */
+export const RecordIdsResponseSchema = z.object({ record_id: z.array(RecordIdSchema) });
 /** The 200 body of a PUT, or of a PATCH that adds. */
 export type RecordIdsResponse = z.infer<typeof RecordIdsResponseSchema>;
 
@@ -112,25 +129,38 @@ const connectionsSchema = z.union([
     .transform((s) => Number.parseInt(s, 10)),
 ]);
 
-/** A contact as the API sends it (snake_case). Only `handle` is required; unknown fields are ignored. */
+/**
+ * An optional field that an API may also send as `null` (as PHP serializes an empty column): read
+ * as absent, never as an error that would fail every listing.
+ */
+function absentIfNull<T extends z.ZodType>(schema: T) {
+  return schema
+    .nullish()
+    .transform((value): z.output<T> | undefined => (value === null ? undefined : (value as z.output<T>)));
+}
+
+/**
+ * A contact as the API sends it (snake_case). Only `handle` is required; a field sent as `null` is
+ * read as absent; unknown fields are ignored.
+ */
 export const WireContactSchema = z.object({
   handle: z.string().min(1),
-  company_name: z.string().optional(),
-  name: z.string().optional(),
-  address_1: z.string().optional(),
-  address_2: z.string().optional(),
-  postal_code: z.string().optional(),
-  city: z.string().optional(),
-  state: z.string().optional(),
-  country: z.string().optional(),
-  phone: z.string().optional(),
-  email: z.string().optional(),
-  status: z.array(z.string()).optional(),
-  connections: connectionsSchema.optional(),
-  date_created: z.string().optional(),
-  date_last_updated: z.string().optional(),
-  auto_delete: z.boolean().optional(),
-  reference: z.string().optional(),
+  company_name: absentIfNull(z.string()),
+  name: absentIfNull(z.string()),
+  address_1: absentIfNull(z.string()),
+  address_2: absentIfNull(z.string()),
+  postal_code: absentIfNull(z.string()),
+  city: absentIfNull(z.string()),
+  state: absentIfNull(z.string()),
+  country: absentIfNull(z.string()),
+  phone: absentIfNull(z.string()),
+  email: absentIfNull(z.string()),
+  status: absentIfNull(z.array(z.string())),
+  connections: absentIfNull(connectionsSchema),
+  date_created: absentIfNull(z.string()),
+  date_last_updated: absentIfNull(z.string()),
+  auto_delete: absentIfNull(z.boolean()),
+  reference: absentIfNull(z.string()),
 });
 /** A contact as the API sends it. */
 export type WireContact = z.input<typeof WireContactSchema>;

@@ -1,10 +1,13 @@
 /**
  * DomainRestore's provider methods: one POST to take a domain out of quarantine. A restore cannot be
- * undone, so delete makes no request; a new domain or new triggers restore again (replace).
+ * undone, so delete makes no request; a new domain or new triggers restore again (replace). There
+ * is no read: the spec has no GET for a domain, and without one the engine's dynamic host keeps the
+ * state as it is on refresh.
  */
+import { domainToASCII } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
-import { DomainApiError, isNotFound } from "../client/errors";
+import { DomainApiError, domainNotInAccount, isNotFound } from "../client/errors";
 import { containsUnknown, unknownInputs, withoutProvider } from "../engine";
 import * as log from "../log";
 import { PartialFailure } from "../partialFailure";
@@ -14,14 +17,30 @@ type Props = Record<string, unknown>;
 
 export { configure } from "../session";
 
-// One label: letters, digits and inner hyphens, 1-63 characters (IDNs in their xn-- form).
+// One label as sent: letters, digits and inner hyphens, 1-63 characters (an IDN in its xn-- form).
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
-/** Why a domain name is malformed, or undefined when it is fine. */
+/** A label in the form it is sent: lower case, an internationalized label in its xn-- form ("" when it has none). */
+function asciiLabel(label: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
+  return /^[\u0000-\u007f]*$/.test(label) ? label.toLowerCase() : domainToASCII(label);
+}
+
+/**
+ * A domain name in the form the API takes: lower case, every internationalized label in its
+ * xn-- (punycode) form, e.g. `Bücher.Example` -> `xn--bcher-kva.example`.
+ *
+ * @example
+ * asciiDomain("Bücher.example"); // "xn--bcher-kva.example"
+ */
+export function asciiDomain(domain: string): string {
+  return domain.split(".").map(asciiLabel).join(".");
+}
+
+/** Why a domain name is malformed, or undefined when it is fine. Unicode labels are fine (sent as xn--). */
 export function domainProblem(domain: unknown): string | undefined {
   if (typeof domain !== "string" || domain === "")
     return 'expected a domain name, e.g. domain: "shop.example"';
-  if (domain.length > 253) return "a domain name has at most 253 characters";
   if (domain !== domain.trim()) return "remove the leading or trailing white space";
   if (domain.endsWith(".")) return `drop the trailing dot: "${domain.slice(0, -1)}"`;
   if (domain.includes("://") || domain.includes("/"))
@@ -29,14 +48,21 @@ export function domainProblem(domain: unknown): string | undefined {
   const labels = domain.split(".");
   if (labels.length < 2)
     return `"${domain}" has no top-level domain; give the full name, e.g. "${domain}.example"`;
-  const bad = labels.find((l) => !LABEL.test(l.toLowerCase()));
+  const bad = labels.find((l) => !LABEL.test(asciiLabel(l)));
   if (bad !== undefined) {
-    return `label "${bad}" is not valid: use letters, digits and inner hyphens (IDNs in their xn-- form)`;
+    return (
+      `label "${bad}" is not valid: use letters, digits and inner hyphens (an internationalized name such ` +
+      'as "bücher.example" is sent in its xn-- form)'
+    );
   }
+  if (asciiDomain(domain).length > 253) return "a domain name has at most 253 characters (in its xn-- form)";
   return undefined;
 }
 
-/** Validates `domain` (lower-cased) and passes `triggers` through; makes no request. */
+/**
+ * Validates `domain` and turns it into the form the API takes (lower case, xn-- labels); passes
+ * `triggers` through; makes no request.
+ */
 export async function check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   const failures = unknownInputs(news, ["domain", "triggers"], "DomainRestore");
   // Triggers are passed through as they are; only the domain is validated, once it is known.
@@ -44,7 +70,7 @@ export async function check(_olds: Props, news: Props): Promise<pulumi.dynamic.C
   const problem = domainProblem(news.domain);
   if (problem) failures.push({ property: "domain", reason: problem });
   if (failures.length > 0) return { inputs: news, failures };
-  const inputs: Props = { domain: String(news.domain).toLowerCase() };
+  const inputs: Props = { domain: asciiDomain(String(news.domain)) };
   if (news.triggers !== undefined) inputs.triggers = news.triggers;
   return { inputs };
 }
@@ -68,10 +94,15 @@ function restoredOutputs(inputs: Props, restoredAt: string): Props {
   return outs;
 }
 
-function notInAccount(domain: string): Error {
-  return new Error(
-    `domain "${domain}" is not in this account (the API answered 404): check the name, and that the API key belongs to the account that holds it`,
-  );
+/**
+ * Whether an error is the API refusing a restore because the domain is not in quarantine (any more):
+ * a 4xx that is not about the key (401/403), the name (404), a timeout (408) or the pace (429). The
+ * spec shows neither the status (409, 422 and 400 are all seen) nor the error body, so the API's
+ * message is quoted to the user beside this reading.
+ */
+function isRefusedAsNotQuarantined(err: unknown): err is DomainApiError {
+  if (!(err instanceof DomainApiError) || err.kind !== "http" || err.status === undefined) return false;
+  return err.status >= 400 && err.status < 500 && ![401, 403, 404, 408, 429].includes(err.status);
 }
 
 /**
@@ -84,12 +115,12 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
   try {
     await client().restoreDomain(domain);
   } catch (err) {
-    if (isNotFound(err)) throw notInAccount(domain);
+    if (isNotFound(err)) throw domainNotInAccount(err, domain);
     if (err instanceof DomainApiError && err.outcome === "unknown") {
       const message =
         `${err.message}. The restore of "${domain}" may or may not have happened; it was not sent twice. ` +
         "The stack records it as unconfirmed: run `pulumi up` again to confirm it (the API is asked once more, " +
-        "and its refusal because the domain is no longer in quarantine, 409, is the confirmation).";
+        "and its refusal because the domain is no longer in quarantine is the confirmation).";
       throw new PartialFailure(
         message,
         domain,
@@ -107,7 +138,8 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
 /**
  * Update: the engine calls it only to finish a restore recorded as unconfirmed (every change of the
  * inputs is a replacement). The second POST is safe: if the first took effect, the API refuses this
- * one with 409 because the domain is no longer in quarantine, and that refusal is the confirmation.
+ * one because the domain is no longer in quarantine (with 409, 422 or 400: the spec does not say),
+ * and that refusal is the confirmation; the warning quotes the API's words.
  */
 export async function update(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
   const domain = String(news.domain);
@@ -116,11 +148,12 @@ export async function update(_id: string, olds: Props, news: Props): Promise<pul
     await client().restoreDomain(domain);
     log.info(`domain ${domain} restored from quarantine (the earlier attempt had not taken effect)`);
   } catch (err) {
-    if (isNotFound(err)) throw notInAccount(domain);
-    if (!(err instanceof DomainApiError) || err.status !== 409) throw err;
+    if (isNotFound(err)) throw domainNotInAccount(err, domain);
+    if (!isRefusedAsNotQuarantined(err)) throw err;
     log.warn(
-      `domain ${domain}: the API refused a second restore (${err.apiMessage ?? "409 Conflict"}); ` +
-        "the earlier restore, whose answer was lost, took effect. Recorded as restored.",
+      `domain ${domain}: the API refused a second restore with ${err.status} ` +
+        `(${JSON.stringify(err.apiMessage ?? "")}), read as "not in quarantine": the earlier restore, ` +
+        "whose answer was lost, took effect. Recorded as restored.",
     );
   }
   return { outs: restoredOutputs(news, now()) };
@@ -133,8 +166,3 @@ export async function delete_(_id: string, props: Props): Promise<void> {
   );
 }
 export { delete_ as delete };
-
-/** Read: there is no GET for a domain in the spec, so refresh keeps the state as it is. */
-export async function read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
-  return { id, props };
-}

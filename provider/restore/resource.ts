@@ -6,7 +6,11 @@ import { domainRestoreProvider } from "../dynamic";
 
 /** Inputs of {@link DomainRestore}. */
 export interface DomainRestoreArgs {
-  /** The domain name to take out of quarantine, e.g. `shop.example`. A new value restores again. */
+  /**
+   * The domain name to take out of quarantine, e.g. `shop.example`. An internationalized name may be
+   * given in Unicode (`bücher.example`): it is sent, and kept, in its xn-- form
+   * (`xn--bcher-kva.example`). A new value restores again.
+   */
   domain: pulumi.Input<string>;
   /** Any values; when they change the domain is restored again (like `command.local.Command`'s triggers). */
   triggers?: pulumi.Input<unknown[]>;
@@ -21,7 +25,7 @@ export interface DomainRestoreArgs {
  * export const restoredAt = restored.restoredAt;
  */
 export class DomainRestore extends pulumi.dynamic.Resource {
-  /** The restored domain (lower-case). */
+  /** The restored domain as sent to the API: lower case, internationalized labels in their xn-- form. */
   declare readonly domain: pulumi.Output<string>;
   /** When the API accepted the restore, RFC 3339 UTC (`2026-11-21T21:30:00Z`). */
   declare readonly restoredAt: pulumi.Output<string>;

@@ -189,9 +189,13 @@ describe("2xx bodies that do not fit", () => {
   });
 
   test("PUT answered with ids of the wrong type names the element", async () => {
-    h.sandbox.addFault({ method: "PUT", respondAfterApply: { status: 200, body: '{"record_id":["a", 2]}' } });
+    h.sandbox.addFault({
+      method: "PUT",
+      respondAfterApply: { status: 200, body: '{"record_id":["a", true]}' },
+    });
     const err = await apiFailure(() => h.client.putRecords("web", [WWW, MX]));
     expect(err.message).toContain("record_id[1]: expected string");
+    expect(err.outcome).toBe("applied");
   });
 
   test("PATCH with an add answered 204: no id for the added record is an error", async () => {
@@ -210,6 +214,30 @@ describe("2xx bodies that do not fit", () => {
     const err = await apiFailure(() => h.client.patchRecords("web", { add: [WWW] }));
     expect(err.kind).toBe("response");
     expect(err.message).toContain("expected 1 record id(s), one per added record, got 2");
+    // Which id is the added record's cannot be told: not an applied-and-forgotten add.
+    expect(err.outcome).toBe("unknown");
+    expect(err.message).toContain("cannot be matched one-to-one");
+  });
+
+  test("PATCH with an add answered with ids of the wrong type: outcome unknown, the element named", async () => {
+    h.sandbox.addFault({
+      method: "PATCH",
+      respondAfterApply: { status: 200, body: '{"record_id":[{"id":1}]}' },
+    });
+    const err = await apiFailure(() => h.client.patchRecords("web", { add: [WWW] }));
+    expect(err.kind).toBe("response");
+    expect(err.outcome).toBe("unknown");
+    expect(err.message).toContain("record_id[0]: expected string");
+  });
+
+  test("ids sent as numbers are read as strings, in PUT and PATCH answers", async () => {
+    h.sandbox.addFault({
+      method: "PUT",
+      respondAfterApply: { status: 200, body: '{"record_id":[101,102]}' },
+    });
+    expect(await h.client.putRecords("web", [WWW, MX])).toEqual(["101", "102"]);
+    h.sandbox.addFault({ method: "PATCH", respondAfterApply: { status: 200, body: '{"record_id":[103]}' } });
+    expect(await h.client.patchRecords("web", { add: [WWW] })).toEqual(["103"]);
   });
 
   test("a PUT whose ids do not fit after a 503 reports the real number of attempts", async () => {

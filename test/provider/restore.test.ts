@@ -3,8 +3,9 @@
  * sandbox: what check accepts, the one POST that create sends and what it answers, diff, and a
  * delete that sends nothing.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DomainApiError } from "../../provider/client/errors";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { DomainApiError, DomainNotInAccountError } from "../../provider/client/errors";
+import { domainRestoreProvider } from "../../provider/dynamic";
 import * as restore from "../../provider/restore/provider";
 import { type Sandbox, startSandbox } from "../../sandbox";
 import { configureFor, PROVIDER } from "./helpers";
@@ -74,7 +75,7 @@ describe("check", () => {
     ["a punctuation mark", "ex!mple.com", /label "ex!mple" is not valid/],
     ["a leading hyphen", "-shop.example", /label "-shop" is not valid/],
     ["an empty label", "shop..example", /label "" is not valid/],
-    ["a Unicode name (not xn--)", "bücher.example", /xn--/],
+    ["a Unicode label that has no xn-- form", "bü!cher.example", /label "bü!cher" is not valid.*xn--/],
     ["more than 253 characters", `${"abcdefghi.".repeat(26)}example`, /253/],
   ];
   it.each(malformed)("refuses a domain with %s, naming the property", async (_what, domain, reason) => {
@@ -92,6 +93,13 @@ describe("check", () => {
     expect(await checked({ domain: "XN--Bcher-KVA.example" })).toMatchObject({
       domain: "xn--bcher-kva.example",
     });
+  });
+
+  it("takes an internationalized name in Unicode and passes on its xn-- form", async () => {
+    expect(await checked({ domain: "bücher.example" })).toMatchObject({ domain: "xn--bcher-kva.example" });
+    expect(await checked({ domain: "Bücher.Example" })).toMatchObject({ domain: "xn--bcher-kva.example" });
+    expect(await checked({ domain: "shop.münchen" })).toMatchObject({ domain: "shop.xn--mnchen-3ya" });
+    expect(sandbox.requests).toEqual([]);
   });
 
   it("refuses unknown inputs, naming each", async () => {
@@ -152,6 +160,15 @@ describe("create", () => {
     expect(sandbox.domainStatus("xn--bcher-kva.example")).toBe("active");
   });
 
+  it("restores a name given in Unicode by its xn-- form; the domain output is the xn-- form", async () => {
+    sandbox.setDomain("xn--bcher-kva.example", "quarantined");
+    const created = await restore.create(await checked({ domain: "Bücher.example" }));
+    expect(created.id).toBe("xn--bcher-kva.example");
+    expect(created.outs).toMatchObject({ domain: "xn--bcher-kva.example" });
+    expect(posts().map((r) => r.path)).toEqual(["/v2/domains/xn--bcher-kva.example/restore"]);
+    expect(sandbox.domainStatus("xn--bcher-kva.example")).toBe("active");
+  });
+
   it("percent-encodes the domain, so no character of it can leave the path segment", async () => {
     // check would refuse these names; create must still not let them change the request.
     const err = await failureOf(() => restore.create({ domain: "odd?x=1#y.example" }));
@@ -176,11 +193,32 @@ describe("create", () => {
     expect(sandbox.domainStatus("live.example")).toBe("active");
   });
 
-  it("says the domain is not in this account when the API answers 404", async () => {
+  it("says the domain is not in this account when the API answers 404, beside the API's own words", async () => {
     const err = await failureOf(async () => restore.create(await checked({ domain: "nowhere.example" })));
-    expect(err.message).toMatch(/domain "nowhere\.example" is not in this account \(the API answered 404\)/);
+    expect(err).toBeInstanceOf(DomainNotInAccountError);
+    const typed = err as DomainNotInAccountError;
+    expect(typed.code).toBe("DOMAINAPI_DOMAIN_NOT_IN_ACCOUNT");
+    expect(typed.status).toBe(404);
+    expect(typed.domain).toBe("nowhere.example");
+    expect((typed.cause as DomainApiError).status).toBe(404);
+    expect(err.message).toMatch(
+      /Domain "nowhere\.example" is not in this account \(POST \S+ returned 404 Not Found/,
+    );
+    expect(typed.apiMessage).toBeTruthy();
+    expect(err.message).toContain(JSON.stringify(typed.apiMessage));
     expect(err.message).toMatch(/API key/);
     expect(posts().map((r) => r.status)).toEqual([404]);
+  });
+
+  it("a 404 with a body the diagnosis did not foresee keeps the API's words in the message", async () => {
+    sandbox.addFault({
+      method: "POST",
+      respond: { status: 404, body: '{"message":"API v2 is not enabled for reseller account"}' },
+    });
+    const err = await failureOf(async () => restore.create(await checked({ domain: "shop.example" })));
+    expect(err).toBeInstanceOf(DomainNotInAccountError);
+    expect(err.message).toContain('"API v2 is not enabled for reseller account"');
+    expect(sandbox.domainStatus("shop.example")).toBe("quarantined");
   });
 
   it("when the connection drops after the restore was applied: unknown, recorded as unconfirmed, confirmed by the next up", async () => {
@@ -228,6 +266,58 @@ describe("create", () => {
     expect(posts().map((r) => r.status)).toEqual([204]);
     expect(sandbox.domainStatus("shop.example")).toBe("active");
     expect((restored.outs as Props).restoredAt).toBeDefined();
+  });
+
+  async function unconfirmed(domain: string): Promise<{ olds: Props; inputs: Props }> {
+    const inputs = await checked({ domain });
+    return { olds: { domain, unconfirmed: true, __provider: PROVIDER }, inputs };
+  }
+
+  it.each([
+    [409, "Conflict"],
+    [422, "Unprocessable Entity"],
+    [400, "Bad Request"],
+  ])("the confirming repeat settles on a %i refusal, quoting the API's words", async (status) => {
+    const { olds, inputs } = await unconfirmed("live.example");
+    const words = `Domain is not in quarantine (status ${status})`;
+    sandbox.addFault({ method: "POST", respond: { status, body: JSON.stringify({ message: words }) } });
+    // Without an engine, the SDK writes warnings to the console: read them there.
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    try {
+      const confirmed = await restore.update("live.example", olds, inputs);
+      expect(confirmed.outs).toMatchObject({
+        domain: "live.example",
+        restoredAt: expect.stringMatching(DATETIME),
+      });
+      expect((confirmed.outs as Props).unconfirmed).toBeUndefined();
+      const warnings = warn.mock.calls.map((args) => String(args[0])).join("\n");
+      expect(warnings).toContain(`refused a second restore with ${status}`);
+      expect(warnings).toContain(JSON.stringify(words));
+    } finally {
+      warn.mockRestore();
+    }
+    expect(posts().map((r) => r.status)).toEqual([status]);
+  });
+
+  it.each([
+    [401, "Authentication failed"],
+    [403, "Authentication failed"],
+    [429, "asked to wait 3600 s"],
+  ])(
+    "the confirming repeat does not settle on a %i: the error is passed on and the state stays unconfirmed",
+    async (status, says) => {
+      const { olds, inputs } = await unconfirmed("live.example");
+      sandbox.addFault({ method: "POST", respond: { status, retryAfter: "3600" } });
+      const err = await failureOf(() => restore.update("live.example", olds, inputs));
+      expect((err as DomainApiError).status).toBe(status);
+      expect(err.message).toContain(says);
+    },
+  );
+
+  it("the confirming repeat of a domain the account does not hold fails as not in this account", async () => {
+    const { olds, inputs } = await unconfirmed("nowhere.example");
+    const err = await failureOf(() => restore.update("nowhere.example", olds, inputs));
+    expect(err).toBeInstanceOf(DomainNotInAccountError);
   });
 
   it("update of a confirmed restore makes no request", async () => {
@@ -301,7 +391,7 @@ describe("diff", () => {
   });
 });
 
-describe("delete and read", () => {
+describe("delete and refresh", () => {
   it("delete makes no request and leaves the domain as it is", async () => {
     const created = await restore.create(await checked({ domain: "shop.example" }));
     sandbox.clearRequests();
@@ -310,9 +400,14 @@ describe("delete and read", () => {
     expect(sandbox.domainStatus("shop.example")).toBe("active");
   });
 
-  it("read keeps the state as it is, without a request", async () => {
-    const props = { domain: "shop.example", restoredAt: "2026-01-01T00:00:00Z" };
-    expect(await restore.read("shop.example", props)).toEqual({ id: "shop.example", props });
-    expect(sandbox.requests).toEqual([]);
+  it("refresh keeps the state as it is: there is no read, so the engine's dynamic host returns the state unchanged", async () => {
+    // The spec has no GET for a domain. A dynamic provider without `read` is answered by the
+    // Pulumi SDK's host with the stored state itself; a read of our own could only repeat that.
+    expect("read" in restore).toBe(false);
+    expect(domainRestoreProvider.read).toBeUndefined();
+    const host = await import("node:fs").then((fs) =>
+      fs.readFileSync(require.resolve("@pulumi/pulumi/cmd/dynamic-provider/index.js"), "utf8"),
+    );
+    expect(host).toMatch(/if \(provider\.read\)[\s\S]*?else \{[\s\S]*?return back the input state/);
   });
 });
