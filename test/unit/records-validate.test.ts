@@ -541,6 +541,17 @@ describe("validateTemplateId", () => {
       expect(validateTemplateId(id)[0]?.reason).toMatch(/cannot be a template id/);
     }
   });
+
+  it("refuses control characters, which a URL path would carry escaped or not at all", () => {
+    for (const id of ["a\u0000b", "a\tb", "a\nb", "tpl\u007f"]) {
+      expect(validateTemplateId(id)).toEqual([
+        {
+          property: "templateId",
+          reason: `${JSON.stringify(id)} cannot be a template id: it must not hold spaces, control characters, "/", "?", "#", "%" or "\\" (or be "." / ".."), e.g. templateId: "12345"`,
+        },
+      ]);
+    }
+  });
 });
 
 describe("validateTemplateRecordsInputs", () => {
@@ -581,7 +592,9 @@ describe("validateTemplateRecordsInputs", () => {
 describe("validateTemplateRecordsInputs: purge", () => {
   it("takes a boolean or nothing, and refuses anything else in its place among the issues", () => {
     for (const purge of [true, false, undefined, null]) {
-      expect(validateTemplateRecordsInputs({ templateId: "7", records: [], purge }).issues).toEqual([]);
+      const result = validateTemplateRecordsInputs({ templateId: "7", records: [], purge });
+      expect(result.issues).toEqual([]);
+      expect(result.inputs?.purge).toBe(purge !== false);
     }
     const result = validateTemplateRecordsInputs({
       records: [],
