@@ -160,12 +160,13 @@ describe("an API that caps per_page silently at 20", () => {
   });
 });
 
-describe("current_page, connections as strings, and the cap together", () => {
+describe("current_page, connections as strings, null strings and the cap together", () => {
   const api = useApi({
     contacts: 45,
     perPageCap: 10,
     paginationField: "current_page",
     connectionsAsString: true,
+    nullStrings: true,
   });
 
   it("reads every page, checking current_page, and exposes connections as integers", async () => {
@@ -184,6 +185,24 @@ describe("current_page, connections as strings, and the cap together", () => {
     expect(raw.pagination).toMatchObject({ current_page: 1, per_page: 10 });
     expect(raw.pagination.page).toBeUndefined();
     expect(typeof raw.data[0]?.connections).toBe("string");
+  });
+
+  it("reads empty or absent strings sent as null as absent, on every page", async () => {
+    const result = await getContacts({ perPage: 50 }, { client: api.client });
+    const stored = api.sandbox.state.contacts;
+    expect(handles(result.contacts)).toEqual(handles(stored));
+    const blank = (value: string | undefined) => (value === undefined || value === "" ? undefined : value);
+    expect(result.contacts.map((c) => [c.companyName, c.address2, c.state])).toEqual(
+      stored.map((c) => [blank(c.company_name), blank(c.address_2), blank(c.state)]),
+    );
+    // The fixture is only a test if some strings were sent as null.
+    expect(stored.some((c) => blank(c.address_2) === undefined)).toBe(true);
+    const raw = (await (
+      await fetch(`${api.sandbox.url}/v2/contacts?per_page=50`, {
+        headers: { Authorization: `Bearer ${API_KEY}` },
+      })
+    ).json()) as { data: Array<Record<string, unknown>> };
+    expect(raw.data.some((c) => c.address_2 === null)).toBe(true);
   });
 });
 
