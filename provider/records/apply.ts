@@ -143,13 +143,10 @@ export class Execution {
     }
     this.held = declared.map((r, i) => ({ ...r, recordId: ids[i]! }));
     this.untracked = [];
-    const why =
-      vanished.length > 0
-        ? `records removed outside Pulumi: ${vanished.map(describeVanished).join("; ")}; `
-        : "";
+    const why = vanished.length > 0 ? " to restore what was removed outside Pulumi" : "";
     log.warn(
-      `template ${this.#templateId}: ${why}rewrote all ${declared.length} declared records with one PUT ` +
-        "(the resource owns the template, purge: true); every record id is new",
+      `template ${this.#templateId}: rewrote all ${declared.length} declared records with one PUT${why} ` +
+        "(the resource owns the template, purge: true): every record id is new",
     );
   }
 

@@ -61,10 +61,19 @@ const HOST_LABEL = /^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?$/i;
 const same = (content: string) => content;
 const lowerCase = (content: string) => content.toLowerCase();
 
-/** RFC 5952 form (lower case, longest zero run compressed), as the WHATWG URL parser writes it. */
+const IPV4_MAPPED = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/;
+
+/**
+ * RFC 5952 form: lower case, longest zero run compressed (as the WHATWG URL parser writes it),
+ * and an IPv4-mapped address in the mixed notation its section 5 recommends (`::ffff:192.0.2.1`).
+ */
 function canonicalIPv6(content: string): string {
   if (!isIPv6(content) || content.includes("%")) return content;
-  return new URL(`http://[${content}]/`).hostname.slice(1, -1);
+  const compressed = new URL(`http://[${content}]/`).hostname.slice(1, -1);
+  const mapped = IPV4_MAPPED.exec(compressed);
+  if (!mapped) return compressed;
+  const [high, low] = [Number.parseInt(mapped[1]!, 16), Number.parseInt(mapped[2]!, 16)];
+  return `::ffff:${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
 }
 
 function hostProblem(type: RecordType, example: string, content: string): string | undefined {

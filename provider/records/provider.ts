@@ -208,8 +208,8 @@ export { delete_ as delete };
 
 /**
  * Read (`pulumi refresh`): with `domainapi:verifyOnRefresh` on, one request re-states every held
- * record with its values; records found gone leave the state, so the next preview shows them as
- * to be created. Off (the default), the state is kept as it is and nothing is sent.
+ * record with its values; records found gone leave the state (outputs and inputs), so the next
+ * preview shows them as to be created. Off (the default), the state is kept and nothing is sent.
  */
 export async function read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
   if (!verifyOnRefresh()) return { id, props };
@@ -220,5 +220,8 @@ export async function read(id: string, props: Props): Promise<pulumi.dynamic.Rea
   const vanished = await run.verify(request);
   if (vanished.length === 0) return { id, props };
   const outputs = encodeOutputs(settings, run.held, String(props.lastPlan ?? ""), run.untracked);
-  return { id, props: { ...props, ...outputs } };
+  // The inputs follow, so that the next preview diffs against what exists and shows the vanished
+  // records as to be created (hosts older than the `inputs` of ReadResult keep the old inputs; the
+  // next up restores the records all the same).
+  return { id, props: { ...props, ...outputs }, inputs: { ...encodeInputs(settings, run.held) } };
 }

@@ -49,11 +49,12 @@ describe("records changed outside Pulumi", () => {
     s = await deployed("tpl-1");
     sandbox.deleteRecord("tpl-1", idOf(sandbox, "tpl-1", "mail", "A"));
     desired.records = base.map((r) => (r.name === "www" ? { ...r, content: "192.0.2.99" } : r));
-    // "mail" is still desired and the provider cannot see it is gone (no GET for records): the
-    // update of "www" goes through and the state keeps "mail" until it is next touched.
+    // The update's first PATCH verifies "mail" too (verified updates): its 404 is noticed, and with
+    // purge one PUT leaves the template exactly as declared, "mail" included.
     await s.up();
     const held = sandbox.templateRecords("tpl-1") ?? [];
     expect(held.find((r) => r.name === "www")?.content).toBe("192.0.2.99");
+    await expectConverged(s, sandbox, "tpl-1", desired.records);
   });
 
   it("an update of the very record that vanished re-adds it", async () => {
@@ -98,7 +99,8 @@ describe("records changed outside Pulumi", () => {
       () => "",
       (err: unknown) => String(err),
     );
-    expect(failure).toMatch(/template "tpl-3" does not exist/);
+    expect(failure).toMatch(/template "tpl-3" was not found/);
+    expect(failure).toMatch(/DOMAINAPI_TEMPLATE_NOT_FOUND/);
     expect(failure).toMatch(/templateId/);
   });
 });

@@ -47,7 +47,7 @@ const recordCases: Case[] = [
     title: "a templateId with a slash",
     inputs: { templateId: "a/b", records: [] },
     property: "templateId",
-    reason: /cannot be a template id: it must not hold spaces, "\/"/,
+    reason: /cannot be a template id: it must not hold spaces, control characters, "\/"/,
   },
   { title: "no records", inputs: { ...ok }, property: "records", reason: /records are required/ },
   {

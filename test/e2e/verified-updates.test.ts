@@ -1,0 +1,211 @@
+/**
+ * Verified updates under the real engine: records deleted behind the provider's back (the
+ * sandbox's admin routes) are found by the update's own first PATCH, and every case ends with the
+ * sandbox holding exactly the declared records (plus foreign ones), the state's ids equal to the
+ * sandbox's, and nothing duplicated. Refresh verifies only when `domainapi:verifyOnRefresh` is on.
+ */
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type Sandbox, type SandboxRecord, startSandbox } from "../../sandbox";
+import { createTestStack, type TestStack } from "./harness";
+import {
+  API_KEY,
+  type DesiredRecord,
+  expectConverged,
+  mutating,
+  programFor,
+  recordsStack,
+  sortRecords,
+} from "./records-helpers";
+
+const base: DesiredRecord[] = [
+  { name: "@", type: "A", content: "192.0.2.10" },
+  { name: "www", type: "A", content: "192.0.2.11" },
+  { name: "mail", type: "A", content: "192.0.2.12" },
+  { name: "@", type: "MX", content: "mail.{domainname}.", priority: 10 },
+  { name: "@", type: "TXT", content: "v=spf1 mx -all" },
+];
+
+function idOf(sandbox: Sandbox, templateId: string, name: string, type: string): string {
+  const r = (sandbox.templateRecords(templateId) ?? []).find((x) => x.name === name && x.type === type);
+  if (!r) throw new Error(`no ${name} ${type} in ${templateId}`);
+  return r.record_id;
+}
+
+/** The template's records that are not the foreign one, for the convergence check. */
+function ours(sandbox: Sandbox, templateId: string): SandboxRecord[] {
+  return (sandbox.templateRecords(templateId) ?? []).filter((r) => r.name !== "legacy");
+}
+
+describe("verified updates: records removed outside Pulumi", () => {
+  let sandbox: Sandbox;
+  let s: TestStack | undefined;
+  const desired = { records: base };
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ apiKey: API_KEY });
+    return async () => sandbox.close();
+  });
+  afterEach(async () => {
+    await s?.cleanup();
+    s = undefined;
+    sandbox.reset();
+  });
+
+  async function deployed(templateId: string, purge?: boolean): Promise<TestStack> {
+    desired.records = base;
+    const stack = await recordsStack(
+      sandbox,
+      programFor(templateId, () => desired.records, purge === undefined ? {} : { purge }),
+    );
+    await stack.up();
+    return stack;
+  }
+
+  it("an untouched record deleted, then an up that changes another: one PUT restores it (purge)", async () => {
+    s = await deployed("tpl-1");
+    sandbox.deleteRecord("tpl-1", idOf(sandbox, "tpl-1", "mail", "A"));
+    desired.records = base.map((r) => (r.name === "www" ? { ...r, content: "192.0.2.99" } : r));
+    sandbox.clearRequests();
+    const up = await s.up();
+    const out = up.stdout + up.stderr;
+    expect(out).toMatch(/records removed outside Pulumi: mail A 192\.0\.2\.12/);
+    expect(out).toMatch(/every record id is new/);
+    expect(mutating(sandbox).at(-1)?.method).toBe("PUT");
+    await expectConverged(s, sandbox, "tpl-1", desired.records);
+    // The next up, with no change, sends nothing.
+    sandbox.clearRequests();
+    await s.up();
+    expect(mutating(sandbox)).toEqual([]);
+  });
+
+  it("without purge, the vanished record is added again and a foreign record survives", async () => {
+    sandbox.seedTemplate("tpl-2", [{ name: "legacy", type: "TXT", content: "made by hand" }]);
+    s = await deployed("tpl-2", false);
+    sandbox.deleteRecord("tpl-2", idOf(sandbox, "tpl-2", "mail", "A"));
+    desired.records = base.map((r) => (r.name === "www" ? { ...r, content: "192.0.2.99" } : r));
+    sandbox.clearRequests();
+    const up = await s.up();
+    expect(up.stdout + up.stderr).toMatch(/records removed outside Pulumi: mail A 192\.0\.2\.12/);
+    // Never an add beside the records a request names (it could be answered 404), and no PUT.
+    for (const r of mutating(sandbox)) {
+      expect(r.method).toBe("PATCH");
+      const body = r.body as { add?: unknown[]; update?: unknown[]; del?: unknown[] };
+      if (body.add) expect(body.update ?? body.del).toBeUndefined();
+    }
+    expect(sandbox.templateRecords("tpl-2")?.filter((r) => r.name === "legacy")).toHaveLength(1);
+    expect(sortRecords(ours(sandbox, "tpl-2"))).toEqual(sortRecords(desired.records));
+    await expectOursConverged(s, sandbox, "tpl-2");
+  });
+
+  it("several untouched records deleted, and every record deleted: each converges", async () => {
+    s = await deployed("tpl-1");
+    sandbox.deleteRecord("tpl-1", idOf(sandbox, "tpl-1", "mail", "A"));
+    sandbox.deleteRecord("tpl-1", idOf(sandbox, "tpl-1", "@", "TXT"));
+    desired.records = base.map((r) => (r.name === "www" ? { ...r, content: "192.0.2.98" } : r));
+    await s.up();
+    await expectConverged(s, sandbox, "tpl-1", desired.records);
+
+    for (const r of sandbox.templateRecords("tpl-1") ?? []) sandbox.deleteRecord("tpl-1", r.record_id);
+    desired.records = base.map((r) => (r.name === "www" ? { ...r, content: "192.0.2.97" } : r));
+    const up = await s.up();
+    expect(up.stdout + up.stderr).toMatch(/none of them exists any more/);
+    await expectConverged(s, sandbox, "tpl-1", desired.records);
+  });
+
+  it("a record deleted and the same record changed in the program", async () => {
+    s = await deployed("tpl-2", false);
+    sandbox.deleteRecord("tpl-2", idOf(sandbox, "tpl-2", "www", "A"));
+    desired.records = base.map((r) => (r.name === "www" ? { ...r, content: "192.0.2.77" } : r));
+    await s.up();
+    await expectConverged(s, sandbox, "tpl-2", desired.records);
+  });
+
+  it("a dropped connection, then a 503, on the verifying PATCH: the next up converges", async () => {
+    s = await deployed("tpl-1", false);
+    sandbox.deleteRecord("tpl-1", idOf(sandbox, "tpl-1", "mail", "A"));
+    desired.records = base.map((r) => (r.name === "www" ? { ...r, content: "192.0.2.55" } : r));
+    // Every attempt of the first PATCH is dropped before it applies, then answered 503.
+    sandbox.addFault({ method: "PATCH", drop: "before", times: 10 });
+    await expect(s.up()).rejects.toThrow();
+    sandbox.clearFaults();
+    sandbox.addFault({ method: "PATCH", respond: { status: 503 }, times: 10 });
+    await expect(s.up()).rejects.toThrow(/503/);
+    sandbox.clearFaults();
+    await s.up();
+    await expectConverged(s, sandbox, "tpl-1", desired.records);
+  });
+});
+
+/** The state holds exactly our records of the template with the API's ids (the foreign one aside). */
+async function expectOursConverged(s: TestStack, sandbox: Sandbox, templateId: string): Promise<void> {
+  const [resource] = await s.resources("pulumi-nodejs:dynamic/domainapi:DnsTemplateRecords");
+  const ids = Object.values((resource!.outputs as { ids: Record<string, string> }).ids).sort();
+  expect(ids).toEqual(
+    ours(sandbox, templateId)
+      .map((r) => r.record_id)
+      .sort(),
+  );
+}
+
+describe("refresh", () => {
+  let sandbox: Sandbox;
+  let s: TestStack | undefined;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ apiKey: API_KEY });
+    return async () => sandbox.close();
+  });
+  afterEach(async () => {
+    await s?.cleanup();
+    s = undefined;
+    sandbox.reset();
+  });
+
+  function stack(verifyOnRefresh: boolean): Promise<TestStack> {
+    return createTestStack({
+      program: programFor("tpl-4", () => base),
+      config: {
+        "domainapi:baseUrl": sandbox.url,
+        "domainapi:apiKey": { value: API_KEY, secret: true },
+        ...(verifyOnRefresh ? { "domainapi:verifyOnRefresh": "true" } : {}),
+      },
+    });
+  }
+
+  it("with verification on, a record gone leaves the state, the preview shows it to create, up restores it", async () => {
+    s = await stack(true);
+    await s.up();
+    sandbox.deleteRecord("tpl-4", idOf(sandbox, "tpl-4", "mail", "A"));
+    sandbox.clearRequests();
+    await s.refresh();
+    // Verification only: PATCHes that re-state held records, never an add or a delete.
+    const sent = mutating(sandbox);
+    expect(sent.length).toBeGreaterThan(0);
+    for (const r of sent) {
+      expect(r.method).toBe("PATCH");
+      expect(Object.keys(r.body as object)).toEqual(["update"]);
+    }
+    const [resource] = await s.resources("pulumi-nodejs:dynamic/domainapi:DnsTemplateRecords");
+    const held = Object.values((resource!.outputs as { records: Record<string, DesiredRecord> }).records);
+    expect(held.map((r) => r.name).sort()).toEqual(["@", "@", "@", "www"]);
+
+    const preview = await s.preview({ diff: true });
+    expect(preview.changeSummary?.update).toBe(1);
+    // The keyed diff shows the one record to create, and the plan says so.
+    expect(preview.stdout).toMatch(/\+ mail\/A\s*: \{/);
+    expect(preview.stdout + preview.stderr).toMatch(/\+ CREATE mail A 192\.0\.2\.12/);
+    await s.up();
+    await expectConverged(s, sandbox, "tpl-4", base);
+  });
+
+  it("with verification off, refresh sends nothing and keeps the state", async () => {
+    s = await stack(false);
+    await s.up();
+    sandbox.deleteRecord("tpl-4", idOf(sandbox, "tpl-4", "mail", "A"));
+    sandbox.clearRequests();
+    await s.refresh();
+    expect(sandbox.requests).toEqual([]);
+    const [resource] = await s.resources("pulumi-nodejs:dynamic/domainapi:DnsTemplateRecords");
+    expect(Object.keys((resource!.outputs as { ids: object }).ids)).toHaveLength(base.length);
+  });
+});
