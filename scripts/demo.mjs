@@ -250,15 +250,15 @@ async function showChange(result, values, progress) {
   for (const change of CHANGES) write(`  web: ${colourDiffLine(change.says)}`);
   const stack = await changedStack(result, programFile);
 
+  write(
+    `\n${bold("pulumi preview --diff")}  ${dim("(records keyed name/type: one entry per changed record)")}`,
+  );
   const events = [];
   const preview = await stack.preview({
     diff: true,
     onEvent: (e) => events.push(e),
     onOutput: values.verbose ? (t) => process.stdout.write(t) : undefined,
   });
-  write(
-    `\n${bold("pulumi preview --diff")}  ${dim("(records keyed name/type: one entry per changed record)")}`,
-  );
   if (!values.verbose)
     for (const line of previewLines(preview.stdout, "web")) write(`  ${colourDiffLine(line)}`);
 
