@@ -7,7 +7,13 @@ export default defineConfig({
       {
         test: {
           name: "sandbox",
-          include: ["test/sandbox/**/*.test.ts", "test/client/**/*.test.ts", "test/provider/**/*.test.ts"],
+          include: [
+            "test/sandbox/**/*.test.ts",
+            "test/client/**/*.test.ts",
+            "test/provider/**/*.test.ts",
+            // pending-*.test.ts: cases known to fail until the provider handles them (run on their own).
+            "test/conformance/**/!(pending-)*.test.ts",
+          ],
         },
       },
       {
