@@ -196,6 +196,38 @@ describe("domainapi-sandbox", () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toContain("Usage: domainapi-sandbox --api-key KEY");
     expect(result.stdout).toContain("--rate-limit");
+    for (const flag of [
+      "--per-page-cap",
+      "--error-body",
+      "--numeric-ids",
+      "--retry-after",
+      "--patch-apply",
+    ]) {
+      expect(result.stdout).toContain(flag);
+    }
+  });
+
+  it("applies personality flags: --per-page-cap, --error-body and --numeric-ids", async () => {
+    const running = await startCli([
+      ...["--port=0", "--api-key", "k", "--contacts", "30"],
+      ...["--per-page-cap", "10", "--error-body", "problem", "--numeric-ids"],
+    ]);
+    const page = (await (await get(`${running.url}/v2/contacts?per_page=50`)).json()) as {
+      pagination: { per_page: number };
+    };
+    expect(page.pagination.per_page).toBe(10);
+    const refused = await get(`${running.url}/v2/domains-nope`);
+    expect(refused.headers.get("content-type")).toBe("application/problem+json");
+    const put = await fetch(`${running.url}/v2/dns/templates/web/records`, {
+      method: "PUT",
+      headers: { Authorization: "Bearer k", "Content-Type": "application/json" },
+      body: JSON.stringify({ records: [{ name: "@", type: "TXT", content: "x" }] }),
+    });
+    expect(
+      ((await put.json()) as { record_id: unknown[] }).record_id.every((id) => typeof id === "number"),
+    ).toBe(true);
+    running.child.kill("SIGTERM");
+    expect(await running.exited).toBe(0);
   });
 
   const badCommandLines: Array<[string, string[], string]> = [
@@ -209,6 +241,11 @@ describe("domainapi-sandbox", () => {
     ["a zero rate limit", ["--api-key", "k", "--rate-limit", "0"], "--rate-limit"],
     ["a missing seed file", ["--api-key", "k", "--seed", "nope.json"], "--seed: cannot read nope.json"],
     ["a positional argument", ["--api-key", "k", "serve"], "serve"],
+    ["an unknown error body", ["--api-key", "k", "--error-body", "xml"], "--error-body: must be one of"],
+    ["a zero per-page cap", ["--api-key", "k", "--per-page-cap", "0"], "--per-page-cap"],
+    ["a Retry-After form in minutes", ["--api-key", "k", "--retry-after", "minutes"], "--retry-after"],
+    ["a partial PATCH mode", ["--api-key", "k", "--patch-apply", "partial"], "--patch-apply"],
+    ["a value for a switch", ["--api-key", "k", "--numeric-ids=yes"], "--numeric-ids"],
   ];
   for (const [label, args, fragment] of badCommandLines) {
     it(`exits 2 with a clear error for ${label}`, () => {
