@@ -12,7 +12,8 @@ import * as log from "../log";
 import { PartialFailure } from "../partialFailure";
 import { client, configure as configureSession } from "../session";
 import { Execution } from "./apply";
-import { formatSummary, type Plan, planDelete, planUpdate, planVerify } from "./plan";
+import { describeRecord } from "./model";
+import { formatSummary, type KeyedRecord, type Plan, planDelete, planUpdate, planVerify } from "./plan";
 import { checkSafety } from "./safety";
 import { type Decoded, decode, encodeInputs, encodeOutputs, keyDeclared, type Settings } from "./state";
 import { validateTemplateRecordsInputs } from "./validate";
@@ -79,13 +80,35 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<pulum
     log.info(`template ${wanted.settings.templateId}: ${rewriteSummary(wanted)}`);
     return { changes: true };
   }
-  const plan = planUpdate(old.held, wanted.declared, wanted.settings);
+  const plan = planUpdate(old.held, unknownAddsAside(old, wanted).declared, wanted.settings);
   // The preview shows the plan as `up` will carry it out: diff is the one method a preview calls.
   if (plan.requests.length > 0) announce(wanted.settings.templateId, plan);
   const settingsChanged =
     old.settings.purge !== wanted.settings.purge ||
     !isDeepStrictEqual(old.settings.safetyThreshold, wanted.settings.safetyThreshold);
   return { changes: plan.requests.length > 0 || old.untracked.length > 0 || settingsChanged };
+}
+
+/**
+ * Without purge, a declared record whose add is of unknown outcome is not planned again: it may
+ * exist, and adding it again could make a duplicate. It stays listed as untracked (and each update
+ * says so) for as long as it is declared; once it is not, it is forgotten with a last warning.
+ */
+function unknownAddsAside(
+  old: Decoded,
+  wanted: Decoded,
+): { declared: KeyedRecord[]; untracked: string[]; forgotten: string[] } {
+  if (wanted.settings.purge || old.untracked.length === 0) {
+    return { declared: wanted.declared, untracked: old.untracked, forgotten: [] };
+  }
+  const unknown = new Set(old.untracked);
+  const declared = wanted.declared.filter((r) => !unknown.has(describeRecord(r)));
+  const stillDeclared = new Set(wanted.declared.map(describeRecord));
+  return {
+    declared,
+    untracked: old.untracked.filter((u) => stillDeclared.has(u)),
+    forgotten: old.untracked.filter((u) => !stillDeclared.has(u)),
+  };
 }
 
 function announce(templateId: string, plan: Plan): void {
@@ -169,11 +192,23 @@ export async function update(id: string, olds: Props, news: Props): Promise<pulu
   const old = decode(olds);
   const wanted = decode(news);
   const { settings, declared } = wanted;
-  const run = new Execution(client(), settings.templateId, old.held, old.untracked);
   // An earlier add may have landed without us learning its id; with purge, only a full rewrite is
   // sure to leave the template exactly as declared.
   const rewrite = old.untracked.length > 0 && settings.purge;
-  const plan = rewrite ? undefined : planUpdate(old.held, declared, settings);
+  const aside = unknownAddsAside(old, wanted);
+  if (aside.forgotten.length > 0) {
+    log.warn(
+      `template ${settings.templateId}: no longer declared, so no longer tracked: ${aside.forgotten.join("; ")}. ` +
+        "Its add's outcome was never known: if the record exists in the template, remove it by hand.",
+    );
+  }
+  const run = new Execution(
+    client(),
+    settings.templateId,
+    old.held,
+    rewrite ? old.untracked : aside.untracked,
+  );
+  const plan = rewrite ? undefined : planUpdate(old.held, aside.declared, settings);
   const summary = plan ? formatSummary(plan.summary) : rewriteSummary(wanted);
   try {
     if (plan) await run.carryOut(plan, declared, settings);

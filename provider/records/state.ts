@@ -199,8 +199,9 @@ function candidateKeys(r: RecordSpec): string[] {
   return candidates;
 }
 
-function freshKey(r: RecordSpec, used: Set<string>): string {
-  const candidates = candidateKeys(r);
+/** The most readable key not in use; `name/type` only for a record alone at its name and type. */
+function freshKey(r: RecordSpec, used: Set<string>, alone: boolean): string {
+  const candidates = candidateKeys(r).slice(alone ? 0 : 1);
   let key = candidates.find((k) => !used.has(k));
   const base = candidates[candidates.length - 1]!;
   for (let n = 2; key === undefined; n++) if (!used.has(`${base}#${n}`)) key = `${base}#${n}`;
@@ -242,7 +243,8 @@ export function keyRecords<T extends RecordSpec>(records: readonly T[]): Record<
 /**
  * Keys the declared records of a check: a record the planner pairs with a previous one (kept, or
  * updated in place) inherits that record's key; a new record gets the most readable key that no
- * previous or inherited key uses, so it can never be mistaken for a record that was deleted.
+ * previous or inherited key uses (`name/type` only when it is alone at its name and type), so it
+ * can never be mistaken for a record that was deleted.
  * Without previous records, {@link keyRecords}.
  *
  * Also returns how many previous records the change updates and deletes, for the safety check.
@@ -264,7 +266,10 @@ export function keyDeclared(
   const used = new Set(previous.map((r) => r.key));
   const keyed: KeyedRecord[] = [];
   for (const { from, to } of [...pairing.unchanged, ...pairing.updates]) keyed.push({ ...to, key: from.key });
-  for (const r of pairing.adds) keyed.push({ ...r, key: freshKey(r, used) });
+  const siblings = Map.groupBy(records, (r) => `${r.name}/${r.type}`);
+  for (const r of pairing.adds) {
+    keyed.push({ ...r, key: freshKey(r, used, siblings.get(`${r.name}/${r.type}`)!.length === 1) });
+  }
   return {
     declared: canonicalOrder(keyed),
     changes: { updates: pairing.updates.length, deletes: pairing.dels.length },

@@ -18,7 +18,20 @@ const base: DesiredRecord[] = [
   { name: "api", type: "A", content: "192.0.2.20" },
   { name: "mail", type: "A", content: "192.0.2.30" },
   { name: "www", type: "CNAME", content: "{domainname}." },
+  { name: "@", type: "TXT", content: "v=spf1 mx -all" },
+  { name: "@", type: "TXT", content: "google-site-verification=abc123" },
+  { name: "@", type: "TXT", content: "ms=ms12345" },
 ];
+
+/** The corrections of the plan the preview logged (`+ CREATE ...`, `~ MODIFY ...`, `- DELETE ...`), by kind. */
+function planCorrections(text: string): { create: number; update: number; delete: number } {
+  const count = (re: RegExp) => text.split("\n").filter((l) => re.test(l)).length;
+  return {
+    create: count(/^\s*\+ CREATE /),
+    update: count(/^\s*~ MODIFY /),
+    delete: count(/^\s*- DELETE /),
+  };
+}
 
 /** The record entries the preview shows inside `records: { ... }`, by marker. */
 function recordEntries(previewText: string): {
@@ -101,6 +114,58 @@ describe("pulumi preview --diff of DnsTemplateRecords", () => {
     expect(entries).toMatchObject({ added: [], removed: [], changed: [key] });
     expect(entries.same.length).toBe(base.length - 1);
   });
+
+  it.each([
+    [
+      "the content of the lone @ A changed, one of two @ MX removed, one AAAA added",
+      () => [
+        ...base
+          .filter((r) => r.content !== "mx1.example.net")
+          .map((r) => (r.name === "@" && r.type === "A" ? { ...r, content: "192.0.2.11" } : r)),
+        { name: "@", type: "AAAA", content: "2001:db8::1" },
+      ],
+      { added: ["@/AAAA"], removed: ["@/MX/mx1.example.net"], changed: ["@/A"] },
+    ],
+    [
+      "one of two MX removed",
+      () => base.filter((r) => r.content !== "mx2.example.net"),
+      { added: [], removed: ["@/MX/mx2.example.net"], changed: [] },
+    ],
+    [
+      "the content of one of three TXT records changed",
+      () => base.map((r) => (r.content === "ms=ms12345" ? { ...r, content: "ms=ms67890" } : r)),
+      { added: [], removed: [], changed: ["@/TXT/ms=ms12345"] },
+    ],
+    [
+      "the priority of one MX changed",
+      () => base.map((r) => (r.content === "mx1.example.net" ? { ...r, priority: 5 } : r)),
+      { added: [], removed: [], changed: ["@/MX/mx1.example.net"] },
+    ],
+    [
+      "an insert",
+      () => [{ name: "@", type: "TXT", content: "new=1" }, ...base],
+      { added: ["@/TXT/new=1"], removed: [], changed: [] },
+    ],
+    [
+      "a type change",
+      () =>
+        base.map((r) => (r.name === "api" ? { name: "api", type: "CNAME", content: "api.example.net." } : r)),
+      { added: ["api/CNAME"], removed: ["api/A"], changed: [] },
+    ],
+    ["a reorder", () => [...base].reverse(), { added: [], removed: [], changed: [] }],
+  ])(
+    "shows one entry per correction of the plan, signed by its kind: %s",
+    async (_case, records, expected) => {
+      const { preview, entries } = await previewOf(records());
+      expect(entries).toMatchObject(expected);
+      const plan = planCorrections(preview.stdout + preview.stderr);
+      expect(plan).toEqual({
+        create: expected.added.length,
+        update: expected.changed.length,
+        delete: expected.removed.length,
+      });
+    },
+  );
 
   it("shows a type change as one removed and one added entry", async () => {
     const { entries } = await previewOf(

@@ -315,3 +315,144 @@ describe("records changed outside Pulumi", () => {
     await expect(records.delete("tpl-3", created.outs as Props)).resolves.toBeUndefined();
   });
 });
+
+describe("the seams of the records path", () => {
+  it("refuses records given as an object (a JavaScript or YAML program), naming the property", async () => {
+    const result = await records.check(
+      {},
+      { templateId: "tpl-1", records: { www: { name: "www", type: "A", content: "192.0.2.1" } } },
+    );
+    expect(result.failures).toEqual([
+      { property: "records", reason: expect.stringMatching(/expected a list of records/) },
+    ]);
+    // Also on an update, where the previous inputs are keyed: only check()'s own keyed records pass.
+    const olds = await checked({ templateId: "tpl-1", records: web });
+    const again = await records.check(olds, {
+      templateId: "tpl-1",
+      records: { "www/A": { name: "www", type: "A", content: "192.0.2.1" } },
+    });
+    expect(again.failures?.map((f) => f.property)).toEqual(["records"]);
+    expect(sandbox.requests).toEqual([]);
+  });
+
+  it("an error raised deep in an update reaches the engine with its status, outcome and cause", async () => {
+    const inputs = await checked({ templateId: "tpl-1", records: web });
+    const created = await records.create(inputs);
+    const next = await checked(
+      {
+        templateId: "tpl-1",
+        records: web.map((r) => (r.type === "A" ? { ...r, content: "192.0.2.12" } : r)),
+      },
+      inputs,
+    );
+    sandbox.addFault({ method: "PATCH", respond: { status: 500, body: JSON.stringify({ message: "backend exploded" }) } });
+    const err = await failureOf(() => records.update("tpl-1", created.outs as Props, next));
+    // The engine shows the message: the API's words, the status, the stable code and the outcome.
+    expect(err.message).toMatch(/500/);
+    expect(err.message).toMatch(/backend exploded/);
+    expect(err.message).toMatch(/DOMAINAPI_HTTP, HTTP 500, outcome: not-applied/);
+    const cause = (err as Error & { cause?: { status?: number; outcome?: string } }).cause;
+    expect(cause?.status).toBe(500);
+    expect(cause?.outcome).toBe("not-applied");
+    // The state reached is recorded: nothing was applied, every record keeps its id.
+    expect(idsOf(err.properties as Props)).toEqual(idsOf(created.outs as Props));
+  });
+
+  it("sees no change and sends nothing when the program reorders its records", async () => {
+    const inputs = await checked({ templateId: "tpl-1", records: web });
+    const created = await records.create(inputs);
+    sandbox.clearRequests();
+    const reordered = await checked({ templateId: "tpl-1", records: [...web].reverse() }, inputs);
+    expect(reordered).toEqual(inputs);
+    expect((await records.diff("tpl-1", created.outs as Props, reordered)).changes).toBe(false);
+    expect(sandbox.requests).toEqual([]);
+  });
+
+  it("keeps a record's key when a sibling of its name and type goes away", async () => {
+    const mx = [
+      { name: "@", type: "MX", content: "mx1.example.net", priority: 10 },
+      { name: "@", type: "MX", content: "mx2.example.net", priority: 20 },
+    ];
+    const inputs = await checked({ templateId: "tpl-1", records: mx });
+    expect(Object.keys(inputs.records as object)).toEqual(["@/MX/mx1.example.net", "@/MX/mx2.example.net"]);
+    const next = await checked({ templateId: "tpl-1", records: mx.slice(1) }, inputs);
+    expect(Object.keys(next.records as object)).toEqual(["@/MX/mx2.example.net"]);
+  });
+
+  it("the safety threshold can be lifted for one run with DOMAINAPI_SAFETY_THRESHOLD=off, named in the refusal", async () => {
+    const twelve = Array.from({ length: 12 }, (_, i) => ({
+      name: `h${i}`,
+      type: "A",
+      content: `192.0.2.${i}`,
+    }));
+    const olds = await checked({ templateId: "tpl-1", records: twelve });
+    const refused = await records.check(olds, { templateId: "tpl-1", records: twelve.slice(0, 2) });
+    expect(refused.failures?.[0]?.reason).toMatch(/DOMAINAPI_SAFETY_THRESHOLD=off/);
+    process.env.DOMAINAPI_SAFETY_THRESHOLD = "off";
+    try {
+      const allowed = await records.check(olds, { templateId: "tpl-1", records: twelve.slice(0, 2) });
+      expect(allowed.failures ?? []).toEqual([]);
+    } finally {
+      delete process.env.DOMAINAPI_SAFETY_THRESHOLD;
+    }
+  });
+
+  it("without purge, an add of unknown outcome is never sent again, and the state keeps saying so", async () => {
+    const inputs = await checked({ templateId: "web", records: web, purge: false });
+    const created = await records.create(inputs);
+    const next = await checked(
+      { templateId: "web", purge: false, records: [...web, { name: "b", type: "A", content: "192.0.2.9" }] },
+      inputs,
+    );
+    // The first PATCH verifies the held records (no add beside them); the second adds "b" and its
+    // connection drops after the sandbox applied it.
+    sandbox.addFault({ method: "PATCH", nth: 2, drop: "after" });
+    const err = await failureOf(() => records.update(created.id, created.outs as Props, next));
+    expect(err.message).toMatch(/not added again automatically/);
+    const partial = err.properties as Props;
+    expect(partial.untrackedAdds).toBe(true);
+    expect(partial.untrackedRecords).toEqual(["b A 192.0.2.9"]);
+    sandbox.clearFaults();
+    sandbox.clearRequests();
+    // The next up does not add "b" a second time (it exists, unknown to the state).
+    const after = await records.update(created.id, partial, next);
+    expect(sandbox.requests.filter((r) => (r.body as { add?: unknown[] } | undefined)?.add)).toEqual([]);
+    expect(heldIn("web").filter((r) => r === "b A 192.0.2.9")).toHaveLength(1);
+    expect((after.outs as Props).untrackedRecords).toEqual(["b A 192.0.2.9"]);
+  });
+});
+
+describe("refresh", () => {
+  it("sends nothing and keeps the state while verification is off (the default)", async () => {
+    const inputs = await checked({ templateId: "tpl-1", records: web });
+    const created = await records.create(inputs);
+    sandbox.clearRequests();
+    const read = await records.read("tpl-1", created.outs as Props);
+    expect(read.props).toEqual(created.outs);
+    expect(sandbox.requests).toEqual([]);
+  });
+
+  it("with verifyOnRefresh, drops the records that vanished from outputs and inputs", async () => {
+    const inputs = await checked({ templateId: "tpl-1", records: web });
+    const created = await records.create(inputs);
+    const www = (sandbox.templateRecords("tpl-1") ?? []).find((r) => r.name === "www");
+    sandbox.deleteRecord("tpl-1", www?.record_id as string);
+    process.env.DOMAINAPI_VERIFY_ON_REFRESH = "true";
+    try {
+      sandbox.clearRequests();
+      const read = await records.read("tpl-1", created.outs as Props);
+      expect(Object.keys((read.props as Props).records as object).sort()).toEqual(["@/A", "@/MX"]);
+      expect(Object.keys((read.inputs as Props).records as object).sort()).toEqual(["@/A", "@/MX"]);
+      expect(idsOf(read.props as Props)).toEqual(
+        idsOf({
+          ids: Object.fromEntries(
+            (sandbox.templateRecords("tpl-1") ?? []).map((r) => [r.record_id, r.record_id]),
+          ),
+        }),
+      );
+      for (const r of sandbox.requests) expect(Object.keys(r.body as object)).toEqual(["update"]);
+    } finally {
+      delete process.env.DOMAINAPI_VERIFY_ON_REFRESH;
+    }
+  });
+});
