@@ -13,6 +13,9 @@ export const PLAN_HEADING = "### DNS record plan";
 /** What the plan says when no template changes. */
 export const NO_CHANGES = "No DNS record changes.";
 
+/** What the plan says when the preview failed before it planned any template. */
+export const NOTHING_PLANNED = "No DNS record changes were planned before the failure.";
+
 /** `code` as inline code, whatever backticks it holds. */
 function inlineCode(text: string): string {
   const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
@@ -69,11 +72,24 @@ function templateSection(plan: TemplatePlan): string[] {
   return [`${title}: ${plan.summary}`, "", `${fence}diff`, ...lines, fence];
 }
 
+function failureSection(errors: readonly string[]): string {
+  const lines = errors.flatMap((e) => e.split("\n"));
+  const fence = fenceFor(lines);
+  return [
+    "**The preview failed**, so `pulumi up` would fail too; the plan below is of what was planned before the failure.",
+    "",
+    `${fence}text`,
+    ...lines,
+    fence,
+  ].join("\n");
+}
+
 /**
- * The Markdown comment for the plans of a preview.
+ * The Markdown comment for the plans of a preview, and the errors of a preview that failed.
  *
  * @example
- * planMarkdown(templatePlans(parsePreview(text)));
+ * const preview = parsePreview(text);
+ * planMarkdown(templatePlans(preview), previewErrors(preview));
  * // ### DNS record plan
  * //
  * // **Template `web`** (resource `web`): 1 to create, 0 to update, 0 to delete, 3 unchanged (1 request)
@@ -82,11 +98,14 @@ function templateSection(plan: TemplatePlan): string[] {
  * // + CREATE @ AAAA 2001:db8::10  (new id)
  * // ```
  */
-export function planMarkdown(plans: readonly TemplatePlan[]): string {
-  if (plans.length === 0) return `${PLAN_HEADING}\n\n${NO_CHANGES}\n`;
+export function planMarkdown(plans: readonly TemplatePlan[], errors: readonly string[] = []): string {
+  const failure = errors.length > 0 ? [failureSection(errors)] : [];
+  if (plans.length === 0) {
+    return `${[PLAN_HEADING, ...failure, errors.length > 0 ? NOTHING_PLANNED : NO_CHANGES].join("\n\n")}\n`;
+  }
   const sections = plans.map((p) => templateSection(p).join("\n"));
   const footer =
     "<sub>Made by <code>domainapi-plan</code> from <code>pulumi preview --json</code> with the provider's own " +
     "planner. Records not listed stay as they are and keep their ids.</sub>";
-  return `${[PLAN_HEADING, ...sections, footer].join("\n\n")}\n`;
+  return `${[PLAN_HEADING, ...failure, ...sections, footer].join("\n\n")}\n`;
 }

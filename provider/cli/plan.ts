@@ -6,14 +6,14 @@
  *   pulumi preview --json > preview.json
  *   npx domainapi-plan preview.json > plan.md      # or: npx domainapi-plan < preview.json
  *
- * Exit status: 0 the plan was written (also when nothing changes); 2 the input is not a preview or
- * the arguments are wrong; 1 anything else.
+ * Exit status: 0 the plan was written (also when nothing changes, and when the preview failed: the
+ * plan then says so first); 2 the input is not a preview or the arguments are wrong; 1 anything else.
  */
 import { readFile } from "node:fs/promises";
 import { text } from "node:stream/consumers";
 import { parseArgs } from "node:util";
 import { planMarkdown } from "./markdown";
-import { PreviewInputError, parsePreview } from "./preview";
+import { PreviewInputError, parsePreview, previewErrors } from "./preview";
 import { templatePlans } from "./templatePlans";
 
 const USAGE = `Usage: domainapi-plan [preview.json]
@@ -65,7 +65,8 @@ export async function runPlanCommand(args: readonly string[], io: PlanCommandIo 
   }
   try {
     const input = file === undefined || file === "-" ? await text(io.stdin) : await readInput(file);
-    io.stdout.write(planMarkdown(templatePlans(parsePreview(input))));
+    const preview = parsePreview(input);
+    io.stdout.write(planMarkdown(templatePlans(preview), previewErrors(preview)));
     return 0;
   } catch (err) {
     io.stderr.write(`domainapi-plan: ${err instanceof Error ? err.message : String(err)}\n`);

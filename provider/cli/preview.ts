@@ -30,6 +30,13 @@ const PreviewStepSchema = z.looseObject({
   newState: StepState.nullish(),
 });
 
+/** A message of the preview: the engine's, the program's or a provider's (`severity`: info, warning, error). */
+const PreviewDiagnosticSchema = z.looseObject({
+  urn: z.string().optional(),
+  message: z.string().optional(),
+  severity: z.string().optional(),
+});
+
 /**
  * The digest `pulumi preview --json` prints. Every field is optional in the engine's own type
  * (`omitempty`), so a document counts as a preview when it is an object with at least one of them.
@@ -39,7 +46,7 @@ const PreviewDigestSchema = z
     steps: z.array(PreviewStepSchema).optional(),
     changeSummary: z.record(z.string(), z.number()).optional(),
     config: z.record(z.string(), z.unknown()).optional(),
-    diagnostics: z.array(z.unknown()).optional(),
+    diagnostics: z.array(PreviewDiagnosticSchema).optional(),
     duration: z.number().optional(),
   })
   .refine(
@@ -49,6 +56,8 @@ const PreviewDigestSchema = z
 
 /** One step of a preview: what the engine will do to one resource. */
 export type PreviewStep = z.infer<typeof PreviewStepSchema>;
+/** One message of a preview. */
+export type PreviewDiagnostic = z.infer<typeof PreviewDiagnosticSchema>;
 /** A parsed `pulumi preview --json` document. */
 export type PreviewDigest = z.infer<typeof PreviewDigestSchema>;
 
@@ -88,8 +97,22 @@ export function parsePreview(text: string): PreviewDigest {
   return parsed.data;
 }
 
-/** The parts of an Automation API engine event that carry a step (`resourcePreEvent`). */
+/**
+ * The errors of a preview. A preview that failed (an invalid record, the safety threshold) still
+ * prints its JSON, with the steps planned so far: a plan of it must say that it is incomplete.
+ *
+ * @example
+ * previewErrors(parsePreview(text)); // ["error: ... resource 'web': property records[0].name ..."]
+ */
+export function previewErrors(preview: PreviewDigest): string[] {
+  return (preview.diagnostics ?? [])
+    .filter((d) => d.severity === "error" && d.message)
+    .map((d) => (d.message ?? "").trim());
+}
+
+/** The parts of an Automation API engine event that carry a step or a message. */
 interface StepEventLike {
+  diagnosticEvent?: { urn?: string; message?: string; severity?: string; ephemeral?: boolean };
   resourcePreEvent?: {
     metadata?: {
       op?: string;
@@ -113,7 +136,12 @@ interface StepEventLike {
  */
 export function previewFromEngineEvents(events: Iterable<unknown>): PreviewDigest {
   const steps: unknown[] = [];
+  const diagnostics: PreviewDiagnostic[] = [];
   for (const event of events) {
+    const diagnostic = (event as StepEventLike | null)?.diagnosticEvent;
+    if (diagnostic && !diagnostic.ephemeral && diagnostic.severity !== "debug") {
+      diagnostics.push({ urn: diagnostic.urn, message: diagnostic.message, severity: diagnostic.severity });
+    }
     const metadata = (event as StepEventLike | null)?.resourcePreEvent?.metadata;
     if (!metadata?.op || !metadata.urn) continue;
     const state = (s: typeof metadata.old) =>
@@ -127,5 +155,5 @@ export function previewFromEngineEvents(events: Iterable<unknown>): PreviewDiges
       newState: state(metadata.new),
     });
   }
-  return PreviewDigestSchema.parse({ steps });
+  return PreviewDigestSchema.parse({ steps, diagnostics });
 }

@@ -10,15 +10,23 @@ import * as path from "node:path";
 import { PassThrough } from "node:stream";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { NO_CHANGES, PLAN_HEADING, planMarkdown } from "../../provider/cli/markdown";
+import { NO_CHANGES, NOTHING_PLANNED, PLAN_HEADING, planMarkdown } from "../../provider/cli/markdown";
 import { type PlanCommandIo, runPlanCommand } from "../../provider/cli/plan";
-import { PreviewInputError, parsePreview, previewFromEngineEvents } from "../../provider/cli/preview";
+import {
+  PreviewInputError,
+  parsePreview,
+  previewErrors,
+  previewFromEngineEvents,
+} from "../../provider/cli/preview";
 import { plannedCorrections, TEMPLATE_RECORDS_TYPE, templatePlans } from "../../provider/cli/templatePlans";
 import { UNKNOWN } from "../../provider/engine";
 
 const fixtures = path.join(__dirname, "..", "fixtures", "preview");
 const fixture = (name: string) => fs.readFileSync(path.join(fixtures, name), "utf8");
-const markdownOf = (text: string) => planMarkdown(templatePlans(parsePreview(text)));
+function markdownOf(text: string): string {
+  const preview = parsePreview(text);
+  return planMarkdown(templatePlans(preview), previewErrors(preview));
+}
 
 type Props = Record<string, unknown>;
 
@@ -154,6 +162,16 @@ describe("the plan of a real preview (captured from the engine)", () => {
     expect(markdownOf(same)).toBe(`${PLAN_HEADING}\n\n${NO_CHANGES}\n`);
   });
 
+  it("a preview that failed (an invalid record) says so first, with the engine's error, and claims no 'no changes'", () => {
+    const out = markdownOf(fixture("failed.json"));
+    expect(out.startsWith(`${PLAN_HEADING}\n\n**The preview failed**`)).toBe(true);
+    expect(out).toMatch(
+      /^error: .*resource 'docs': property records\[0\]\.name .*a CNAME cannot be at the apex/m,
+    );
+    expect(out).toContain(NOTHING_PLANNED);
+    expect(out).not.toContain(NO_CHANGES);
+  });
+
   it("a new templateId: every record created in the new template, every id of the old one removed", () => {
     const replace = fixture("replace.json");
     const ids = stepOf(JSON.parse(replace), "web").oldState?.outputs?.ids as Record<string, string>;
@@ -279,6 +297,34 @@ describe("the plan of each kind of step", () => {
     expect(md).toContain(
       "**Template `web`** (resource `web`): the records depend on values known only during",
     );
+  });
+
+  it("the errors of a failed preview come before what was planned; from engine events too", () => {
+    const news = declared({ ...held.records, "@/A": { name: "@", type: "A", content: "192.0.2.11" } });
+    const failing = {
+      steps: [step("update", "web", { olds: held, news })],
+      diagnostics: [
+        { message: "template web: 0 to create ...", severity: "info" },
+        {
+          urn: "urn:x",
+          message: "error: resource 'mail': property records[1].priority is required\n",
+          severity: "error",
+        },
+      ],
+    };
+    const md = markdownOf(JSON.stringify(failing));
+    const failure = md.indexOf("**The preview failed**");
+    expect(failure).toBeGreaterThan(0);
+    expect(md.indexOf("error: resource 'mail': property records[1].priority is required")).toBeGreaterThan(
+      failure,
+    );
+    expect(md.indexOf("**Template `web`**")).toBeGreaterThan(failure);
+    expect(md).not.toContain("template web: 0 to create");
+    const events = [
+      { diagnosticEvent: { message: "error: boom\n", severity: "error", ephemeral: false } },
+      { diagnosticEvent: { message: "still working", severity: "info", ephemeral: true } },
+    ];
+    expect(previewErrors(previewFromEngineEvents(events))).toEqual(["error: boom"]);
   });
 
   it("record content cannot break out of the code block", () => {
