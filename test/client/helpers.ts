@@ -95,7 +95,7 @@ export async function failure(fn: () => Promise<unknown>): Promise<unknown> {
 /** Runs `fn` and returns the DomainApiError it threw; fails the test on success or another error. */
 export async function apiFailure(fn: () => Promise<unknown>): Promise<DomainApiError> {
   const err = await failure(fn);
-  if (!DomainApiError.is(err)) throw new Error(`expected a DomainApiError, got ${String(err)}`);
+  if (!(err instanceof DomainApiError)) throw new Error(`expected a DomainApiError, got ${String(err)}`);
   return err;
 }
 

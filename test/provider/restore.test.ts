@@ -183,7 +183,7 @@ describe("create", () => {
 
   it("passes on the API's message and status when the domain is not in quarantine (409)", async () => {
     const err = await failureOf(async () => restore.create(await checked({ domain: "live.example" })));
-    expect(DomainApiError.is(err)).toBe(true);
+    expect(err).toBeInstanceOf(DomainApiError);
     expect((err as DomainApiError).status).toBe(409);
     expect(err.message).toMatch(/409/);
     expect(err.message).toContain(
