@@ -1,7 +1,7 @@
 /**
  * The admin routes under `/__sandbox/` (never under /v2, never logged, no auth): seed and read
  * templates, domains and contacts, read and clear the request log, add and clear faults, set the
- * rate limit, reset. JSON in, JSON out, the same error body as /v2.
+ * rate limit, read the personality, reset. JSON in, JSON out, the same error body as /v2.
  */
 import { z } from "zod";
 import type { SandboxCore } from "./core";
@@ -36,6 +36,7 @@ export const ADMIN_ROUTES = [
   "GET|DELETE /__sandbox/requests",
   "GET|POST|DELETE /__sandbox/faults",
   "GET|PUT /__sandbox/rate-limit",
+  "GET /__sandbox/personality",
   "POST /__sandbox/reset",
 ] as const;
 
@@ -150,6 +151,7 @@ function routes(core: SandboxCore): Array<[RegExp, Handlers]> {
         },
       },
     ],
+    [/^\/personality$/, { GET: () => json(200, { personality: core.options.personality }) }],
     [
       /^\/reset$/,
       {

@@ -113,6 +113,17 @@ describe("validation of personality options", () => {
     });
   });
 
+  it("GET /__sandbox/personality says what the sandbox runs with", async () => {
+    const sandbox = await start({ contacts: 0, errorBody: "html", perPageCap: 10 });
+    const result = await call(sandbox, "GET", "/__sandbox/personality");
+    expect(result.status).toBe(200);
+    expect(result.json).toEqual({ personality: JSON.parse(JSON.stringify(sandbox.personality)) });
+    expect((result.json as { personality: Record<string, unknown> }).personality).toMatchObject({
+      errorBody: "html",
+      perPageCap: 10,
+    });
+  });
+
   it("defaults: no personality", async () => {
     const sandbox = await start({ contacts: 0 });
     expect(sandbox.personality).toEqual({
