@@ -7,7 +7,12 @@
  * an `Error`: the stack trace, `String(err)`, `JSON.stringify(err)` and `util.inspect(err)` are all
  * derived from what is stored, so redacting at construction covers them all. The error never holds
  * the client configuration, the request headers or the undici error object (whose fields we do not
- * control), only strings and numbers.
+ * control), only strings and numbers; its `cause` is a {@link NetworkCause} (undici's code and
+ * redacted message) or the error it diagnoses.
+ *
+ * As undici does, every class carries a stable `code` (`DOMAINAPI_*`, see {@link DomainApiErrorCode})
+ * to tell failures apart, and `instanceof` is the one way to test for a class: it holds across two
+ * copies of this package (the dynamic provider loads it by name, a program may load it by path).
  *
  * This module knows neither HTTP libraries nor Pulumi.
  */
