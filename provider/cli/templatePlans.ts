@@ -101,7 +101,7 @@ function typeOf(step: PreviewStep): string | undefined {
 }
 
 function templateIdOf(props: Props): string {
-  return String(props.templateId ?? "");
+  return containsUnknown(props.templateId) ? "(not known yet)" : String(props.templateId ?? "");
 }
 
 /**
@@ -160,8 +160,7 @@ function updated(name: string, olds: Props, news: Props): TemplatePlan {
 }
 
 function unknownPlan(name: string, news: Props): TemplatePlan {
-  const templateId = containsUnknown(news.templateId) ? "(not known yet)" : templateIdOf(news);
-  return { resource: name, templateId, summary: "", corrections: [], unknown: true };
+  return { resource: name, templateId: templateIdOf(news), summary: "", corrections: [], unknown: true };
 }
 
 /**

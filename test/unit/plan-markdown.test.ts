@@ -327,6 +327,18 @@ describe("the plan of each kind of step", () => {
     expect(previewErrors(previewFromEngineEvents(events))).toEqual(["error: boom"]);
   });
 
+  it("a templateId not known before `pulumi up`: the old template emptied, the new one planned then", () => {
+    const news = { ...declared(held.records), templateId: UNKNOWN };
+    const md = markdownOf(preview(step("replace", "web", { olds: held, news })));
+    expect(md).toContain(
+      "**Template `(not known yet)`** (resource `web`): the records depend on values known only",
+    );
+    expect(md).toContain(
+      "**Template `web`** (resource `web`, moved to template `(not known yet)`): 0 to create",
+    );
+    expect(md).not.toContain(UNKNOWN);
+  });
+
   it("record content cannot break out of the code block", () => {
     const news = declared({ "@/TXT": { name: "@", type: "TXT", content: "a ``` b ```` c" } });
     const md = markdownOf(preview(step("create", "web", { news })));
