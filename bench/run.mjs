@@ -14,6 +14,9 @@
  * 4. `pulumi up` of 100 DnsTemplateRecords x 10 records vs 100 EngineFloor resources (the engine's
  *    floor), and the peak memory (VmHWM) of the dynamic-provider plugin process.
  * 5. The planner on 1k, 10k and 100k records with 10% changes.
+ * 6. Verified updates: requests and bytes per change for templates of 20 and 1,000 records, with
+ *    and without the verification items.
+ * 7. Finding vanished records after a 404: halving vs one request per item.
  *
  * Prints one markdown table per benchmark and writes them to bench/results/latest.md.
  */
@@ -39,8 +42,9 @@ const impl = load("pulumi-domainapi/impl");
 const { startSandbox } = load("pulumi-domainapi/sandbox");
 const automation = load("@pulumi/pulumi/automation");
 const { getClient } = load(path.join(repoRoot, "dist/provider/client/api.js"));
-const { planUpdate } = load(path.join(repoRoot, "dist/provider/records/plan.js"));
-const { validateRecords } = load(path.join(repoRoot, "dist/provider/records/rules.js"));
+const { planUpdate, findVanished, requestOf } = load(path.join(repoRoot, "dist/provider/records/plan.js"));
+const { keyRecords } = load(path.join(repoRoot, "dist/provider/records/state.js"));
+const { validateRecords } = load(path.join(repoRoot, "dist/provider/records/validate.js"));
 
 const API_KEY = "bench-key-5e1f";
 const sections = [];
@@ -153,7 +157,7 @@ const CHANGES = [
 function normalized(records) {
   const { records: out, issues } = validateRecords(records);
   if (issues.length > 0) throw new Error(JSON.stringify(issues));
-  return out;
+  return Object.entries(keyRecords(out)).map(([key, r]) => ({ ...r, key }));
 }
 
 async function benchRequests() {
@@ -192,9 +196,9 @@ async function benchRequests() {
       // Ours on paper: the planner's steps for the same change.
       const current = normalized(TEMPLATE_RECORDS).map((r, i) => ({ ...r, recordId: `r${i}` }));
       const desired = normalized(news.records);
-      const plan = planUpdate(current, desired);
-      if (plan.steps.length !== sent) {
-        throw new Error(`${label}: the plan has ${plan.steps.length} requests but ${sent} were sent`);
+      const plan = planUpdate(current, desired, { purge: true });
+      if (plan.requests.length !== sent) {
+        throw new Error(`${label}: the plan has ${plan.requests.length} requests but ${sent} were sent`);
       }
       const { creates, updates, deletes } = plan.summary;
       const unchanged = creates + updates + deletes === 0;
@@ -483,23 +487,27 @@ function benchPlanner() {
   const rows = [];
   let previous;
   for (const n of [1_000, 10_000, 100_000]) {
-    const current = Array.from({ length: n }, (_, i) => ({ ...scaleRecord(i), recordId: `r${i}` }));
+    const current = Array.from({ length: n }, (_, i) => ({
+      ...scaleRecord(i),
+      recordId: `r${i}`,
+      key: `k${i}`,
+    }));
     // 10% of the records change: a third updated in place, a third deleted, a third added.
     const changed = n / 10;
     const third = Math.floor(changed / 3);
     const desired = [];
     for (let i = 0; i < n; i++) {
-      if (i % 10 === 0 && i / 10 < third) desired.push(scaleRecord(i, 1));
+      if (i % 10 === 0 && i / 10 < third) desired.push({ ...scaleRecord(i, 1), key: `k${i}` });
       else if (i % 10 === 1 && (i - 1) / 10 < third) continue;
-      else desired.push(scaleRecord(i));
+      else desired.push({ ...scaleRecord(i), key: `k${i}` });
     }
-    for (let k = 0; k < changed - 2 * third; k++) desired.push(scaleRecord(n + k));
+    for (let k = 0; k < changed - 2 * third; k++) desired.push({ ...scaleRecord(n + k), key: `n${k}` });
     const runs = n >= 100_000 ? 3 : 7;
     const times = [];
     let plan;
     for (let run = 0; run < runs; run++) {
       const t0 = performance.now();
-      plan = planUpdate(current, desired);
+      plan = planUpdate(current, desired, { purge: true });
       times.push(performance.now() - t0);
     }
     const t = median(times);
@@ -507,7 +515,7 @@ function benchPlanner() {
     rows.push([
       n.toLocaleString("en-US"),
       `${creates}/${updates}/${deletes}`,
-      plan.steps.length,
+      plan.requests.length,
       `${t.toFixed(1)} ms`,
       `${((t * 1000) / n).toFixed(2)} µs`,
       previous === undefined ? "" : ratio(t / previous),
@@ -520,6 +528,110 @@ function benchPlanner() {
     "planUpdate alone (in process), median of 7 runs (3 at 100k); growth = time / time at a tenth of the size (10x is linear).",
     ["records", "c/u/d", "requests", "time", "per record", "growth for 10x records", "as a power of n"],
     rows,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// 6. Verified updates: what the proof costs, and finding what vanished
+
+/** A template of n records of every common type, held with ids and keys. */
+function heldTemplate(n) {
+  const records = normalized(Array.from({ length: n }, (_, i) => scaleRecord(i)));
+  return records.map((r, i) => ({ ...r, recordId: `rec-${100000 + i}` }));
+}
+
+const bodyBytes = (request) => Buffer.byteLength(JSON.stringify(request.body));
+
+/** The requests of a plan without its verification items: what an update sent before they existed. */
+function unverified(plan) {
+  const requests = [];
+  for (const request of plan.requests) {
+    const corrections = request.corrections.filter((c) => c.kind !== "verify");
+    if (corrections.length > 0) requests.push(requestOf(corrections));
+  }
+  return requests;
+}
+
+/** Probes of the halving search for `vanished` among `items`, with an all-or-nothing oracle. */
+function halvingProbes(items, vanished) {
+  const search = findVanished(items);
+  let probes = 0;
+  let step = search.next();
+  while (!step.done) {
+    probes++;
+    step = search.next(!step.value.some((c) => vanished.has(c)));
+  }
+  return probes;
+}
+
+function benchVerified() {
+  const rows = [];
+  const searchRows = [];
+  for (const n of [20, 1_000]) {
+    const held = heldTemplate(n);
+    const declared = held.map(({ recordId: _id, ...r }) => r);
+    const changes = [
+      ["change 1", declared.map((r, i) => (i === 0 ? { ...r, content: "10.9.9.9" } : r))],
+      [
+        "add 3",
+        [
+          ...declared,
+          ...[1, 2, 3].map((i) => ({
+            name: `new${i}`,
+            type: "A",
+            content: `198.51.100.${i}`,
+            key: `new${i}/A`,
+          })),
+        ],
+      ],
+      ["delete 1", declared.slice(1)],
+    ];
+    for (const [label, desired] of changes) {
+      for (const purge of [true, false]) {
+        const plan = planUpdate(held, desired, { purge });
+        const before = unverified(plan);
+        const bytes = plan.requests.reduce((sum, r) => sum + bodyBytes(r), 0);
+        const beforeBytes = before.reduce((sum, r) => sum + bodyBytes(r), 0);
+        rows.push([
+          `${n} records, ${label}, purge: ${purge}`,
+          plan.requests.length,
+          before.length,
+          bytes.toLocaleString("en-US"),
+          beforeBytes.toLocaleString("en-US"),
+          ratio(bytes / beforeBytes),
+        ]);
+      }
+    }
+    // Finding vanished records after the first request of "change 1" is refused.
+    const first = planUpdate(held, changes[0][1], { purge: true }).requests[0].corrections;
+    const named = first.filter((c) => c.kind !== "create");
+    for (const k of [1, 3, named.length]) {
+      const vanished = new Set(
+        named.filter((_, i) => i % Math.max(1, Math.floor(named.length / k)) === 0).slice(0, k),
+      );
+      searchRows.push([
+        `${n} records, ${vanished.size === named.length ? "all" : vanished.size} vanished`,
+        halvingProbes(named, vanished),
+        named.length,
+        ratio(halvingProbes(named, vanished) / named.length),
+      ]);
+    }
+  }
+  report(
+    "6. Verified updates: requests and bytes sent per change",
+    "Bodies of the planned PATCH requests (JSON bytes), with verification (every unchanged held record " +
+      "re-stated in the first request) and without it (the plan before verified updates). Requests when " +
+      "nothing drifted stay as they were with purge (no-op 0, reorder 0: see section 2); without purge a " +
+      "request that names record ids carries no add, so an add costs one request more.",
+    ["change", "requests", "requests before", "bytes", "bytes before", "bytes ratio"],
+    rows,
+  );
+  report(
+    "7. Finding vanished records after a 404: halving vs one at a time",
+    "Probes (PATCH requests) the planner's halving search sends to find which named records vanished, " +
+      "against the one-request-per-item search used before; all-or-nothing answers.",
+    ["case", "halving", "one at a time", "ratio"],
+    searchRows,
   );
 }
 
@@ -541,6 +653,7 @@ async function main() {
   await benchContacts();
   await benchRequests();
   benchPlanner();
+  benchVerified();
   await benchEngine();
 
   const seconds = ((performance.now() - t0) / 1000).toFixed(0);

@@ -8,22 +8,18 @@
  * under 2 KB, holds no secret and no path, and a stack created from one checkout can be
  * updated from another, or after an upgrade of this package.
  *
- * Keep the methods free of captured variables other than the small `records` / `restore`
- * functions and `require`: anything else captured here ends up in every resource's state.
+ * Keep the methods free of captured variables other than `require`: anything else captured here
+ * ends up in every resource's state.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type * as Impl from "./impl";
+import type * as Implementation from "./impl";
 
 type Provider = pulumi.dynamic.ResourceProvider;
-type Handlers = Record<string, (...args: unknown[]) => Promise<never>>;
+type Impl = typeof Implementation;
 
-// One small function per resource kind does the require; the methods only name themselves. Each
-// serialized function costs about 150 bytes of wrapper, so methods whose default behaviour is what
-// we want are left out (DomainRestore's read: keep the state as it is).
-const records = (method: string, args: unknown[]) =>
-  ((require("pulumi-domainapi/impl") as typeof Impl).records as unknown as Handlers)[method]!(...args);
-const restore = (method: string, args: unknown[]) =>
-  ((require("pulumi-domainapi/impl") as typeof Impl).restore as unknown as Handlers)[method]!(...args);
+// Each method requires the implementation itself: a helper function shared by the methods would be
+// serialized too, and each serialized function costs about 200 bytes of wrapper. Methods whose
+// default behaviour is what we want are left out (DomainRestore's read: keep the state as it is).
 
 /**
  * The dynamic provider of {@link DnsTemplateRecords}. Exported so that tests and advanced users
@@ -33,13 +29,13 @@ const restore = (method: string, args: unknown[]) =>
  * const { failures } = await dnsTemplateRecordsProvider.check!({}, { templateId: "tpl-1", records: [] });
  */
 export const dnsTemplateRecordsProvider: Provider = {
-  configure: (...a) => records("configure", a),
-  check: (...a) => records("check", a),
-  diff: (...a) => records("diff", a),
-  create: (...a) => records("create", a),
-  update: (...a) => records("update", a),
-  delete: (...a) => records("delete", a),
-  read: (...a) => records("read", a),
+  configure: async (...a) => (require("pulumi-domainapi/impl") as Impl).records.configure(...a),
+  check: (...a) => (require("pulumi-domainapi/impl") as Impl).records.check(...a),
+  diff: (...a) => (require("pulumi-domainapi/impl") as Impl).records.diff(...a),
+  create: (...a) => (require("pulumi-domainapi/impl") as Impl).records.create(...a),
+  update: (...a) => (require("pulumi-domainapi/impl") as Impl).records.update(...a),
+  delete: (...a) => (require("pulumi-domainapi/impl") as Impl).records.delete(...a),
+  read: (...a) => (require("pulumi-domainapi/impl") as Impl).records.read(...a),
 };
 
 /**
@@ -50,10 +46,10 @@ export const dnsTemplateRecordsProvider: Provider = {
  * const { failures } = await domainRestoreProvider.check!({}, { domain: "shop.example" });
  */
 export const domainRestoreProvider: Provider = {
-  configure: (...a) => restore("configure", a),
-  check: (...a) => restore("check", a),
-  diff: (...a) => restore("diff", a),
-  create: (...a) => restore("create", a),
-  update: (...a) => restore("update", a),
-  delete: (...a) => restore("delete", a),
+  configure: async (...a) => (require("pulumi-domainapi/impl") as Impl).restore.configure(...a),
+  check: (...a) => (require("pulumi-domainapi/impl") as Impl).restore.check(...a),
+  diff: (...a) => (require("pulumi-domainapi/impl") as Impl).restore.diff(...a),
+  create: (...a) => (require("pulumi-domainapi/impl") as Impl).restore.create(...a),
+  update: (...a) => (require("pulumi-domainapi/impl") as Impl).restore.update(...a),
+  delete: (...a) => (require("pulumi-domainapi/impl") as Impl).restore.delete(...a),
 };

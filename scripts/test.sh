@@ -8,6 +8,8 @@ export PATH="$here/node_modules/.bin:$PATH"
 echo "node $(node --version) ($(command -v node))"
 npm run --silent build
 npm run --silent check
+# The CI workflow users copy (examples/ci) is linted, so it cannot rot.
+"$(bash scripts/ensure-actionlint.sh)" examples/ci/.github/workflows/*.yml
 mkdir -p test/.work
 results=test/.work/vitest-results.json
 rm -f "$results"

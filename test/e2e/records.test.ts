@@ -138,7 +138,14 @@ describe("DnsTemplateRecords (purge, the default)", () => {
     await s.up();
     const sent = mutating(sandbox);
     expect(sent).toHaveLength(1);
-    expect(Object.keys(sent[0]?.body as object).sort()).toEqual(["add", "del"]);
+    // The del and the add, and the verification of every record the change leaves alone.
+    const body = sent[0]!.body as { add: unknown[]; del: unknown[]; update: unknown[] };
+    expect(Object.keys(body).sort()).toEqual(["add", "del", "update"]);
+    expect([body.add.length, body.del.length, body.update.length]).toEqual([
+      1,
+      1,
+      desired.records.length - 1,
+    ]);
     await expectConverged(s, sandbox, "tpl-1", desired.records);
   });
 
