@@ -220,6 +220,28 @@ describe("the packed package", () => {
     expect(OLDEST_SDK).toMatch(/^3\.\d+\.\d+$/);
   });
 
+  it("refuses to install next to an SDK older than its range: npm fails (ERESOLVE) instead of nesting a second copy", async () => {
+    const program = path.join(scratch, "too-old");
+    fs.mkdirSync(program);
+    fs.writeFileSync(
+      path.join(program, "package.json"),
+      '{ "name": "too-old", "version": "0.0.0", "private": true }\n',
+    );
+    const install = npm(
+      [
+        "install",
+        await tarball,
+        `@pulumi/pulumi@<${OLDEST_SDK}`,
+        "--dry-run",
+        "--no-audit",
+        "--no-fund",
+        "--prefer-offline",
+      ],
+      program,
+    );
+    await expect(install).rejects.toThrow(/ERESOLVE[\s\S]*peer @pulumi\/pulumi@"\^/);
+  });
+
   // The programs are independent (own directory, template and domain; each engine run is a child
   // process), so they run at once: most of their time is npm and the engine waiting.
   describe.concurrent("installed from its tarball into a program outside the repo", () => {
