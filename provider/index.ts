@@ -6,9 +6,19 @@
  * import * as domainapi from "pulumi-domainapi";
  * new domainapi.DnsTemplateRecords("web", { templateId: "tpl-1", records: [{ name: "@", type: "A", content: "192.0.2.10" }] });
  */
-export { ConfigError, DomainApiError } from "./client/errors";
+export {
+  ConfigError,
+  DomainApiError,
+  type DomainApiErrorCode,
+  type DomainApiErrorKind,
+  DomainNotInAccountError,
+  RequestBodyError,
+  type RequestOutcome,
+  TemplateNotFoundError,
+} from "./client/errors";
 export type { Contact, ContactStatus, RecordType } from "./client/wire";
 export {
+  ContactsListingError,
   type GetContactsOptions,
   type GetContactsOutputArgs,
   type GetContactsResult,

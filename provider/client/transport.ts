@@ -261,6 +261,7 @@ export class Transport {
         interceptors.retry({ throwOnError: false, retry: this.#policy(req, logPath, state) }),
         noteAnswer(state),
       );
+      let status: number | undefined;
       try {
         response = await dispatcher.request({
           origin: this.#origin,
@@ -271,6 +272,7 @@ export class Transport {
           headersTimeout: this.#timeoutMs,
           bodyTimeout: this.#timeoutMs,
         });
+        status = response.statusCode;
         text = await response.body.text();
         break;
       } catch (err) {
@@ -279,6 +281,19 @@ export class Transport {
         // The answer began and its body was cut: resend the whole request if the policy allows.
         if (state.answered && (await this.#resendWhole(req, logPath, state, code))) continue;
         this.#logAttempt(req.method, logPath, code ?? "error", state);
+        if (status !== undefined && (status < 200 || status >= 300)) {
+          // The status line arrived: the API refused the request, whatever became of the body.
+          throw httpError({
+            method: req.method,
+            path: logPath,
+            status,
+            bodyText: "",
+            attempts: state.attempt,
+            stopReason: "its body was cut",
+            replayable: req.replayable,
+            secret: this.#apiKey,
+          });
+        }
         throw networkError({
           method: req.method,
           path: logPath,

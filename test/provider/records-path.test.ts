@@ -4,9 +4,14 @@
  * a plan is made. The pure modules are wrapped, not replaced: every call still runs the real code.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import * as plan from "../../provider/records/plan";
+import * as records from "../../provider/records/provider";
+import * as state from "../../provider/records/state";
+import * as validate from "../../provider/records/validate";
 import { type Sandbox, startSandbox } from "../../sandbox";
 import { configureFor, PROVIDER } from "./helpers";
 
+// vi.mock calls are hoisted above the imports: the modules above are the wrapped ones.
 vi.mock("../../provider/records/plan", async (original) => {
   const real = await original<typeof import("../../provider/records/plan")>();
   return { ...real, planUpdate: vi.fn(real.planUpdate), pairRecords: vi.fn(real.pairRecords) };
@@ -25,11 +30,6 @@ vi.mock("../../provider/records/validate", async (original) => {
   const real = await original<typeof import("../../provider/records/validate")>();
   return { ...real, validateTemplateRecordsInputs: vi.fn(real.validateTemplateRecordsInputs) };
 });
-
-const plan = await import("../../provider/records/plan");
-const state = await import("../../provider/records/state");
-const validate = await import("../../provider/records/validate");
-const records = await import("../../provider/records/provider");
 
 const API_KEY = "records-path-key-81c2";
 type Props = Record<string, unknown>;
