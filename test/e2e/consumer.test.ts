@@ -194,6 +194,8 @@ describe("the packed package", () => {
     const allowed =
       /^(dist\/(provider|sandbox)\/.+\.(js|d\.ts)|README\.md|CHANGELOG\.md|LICENSE|package\.json)$/;
     expect(paths.filter((p) => !allowed.test(p))).toEqual([]);
+    // Only production code: no test fixture, engine floor or benchmark rides along.
+    expect(paths.filter((p) => /testing|floor|bench|fixture|\.test\./.test(p))).toEqual([]);
     for (const needed of [
       "package.json",
       "README.md",
@@ -201,7 +203,7 @@ describe("the packed package", () => {
       "dist/provider/index.js",
       "dist/provider/index.d.ts",
       "dist/provider/impl.js",
-      "dist/provider/testing.js",
+      "dist/provider/cli/plan.js",
       "dist/sandbox/index.js",
       "dist/sandbox/cli.js",
     ]) {
