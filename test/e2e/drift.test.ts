@@ -5,7 +5,14 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../sandbox";
 import type { TestStack } from "./harness";
-import { API_KEY, type DesiredRecord, expectConverged, programFor, recordsStack } from "./records-helpers";
+import {
+  API_KEY,
+  type DesiredRecord,
+  expectConverged,
+  programFor,
+  recordIdOf,
+  recordsStack,
+} from "./records-helpers";
 
 const base: DesiredRecord[] = [
   { name: "@", type: "A", content: "192.0.2.10" },
@@ -13,12 +20,6 @@ const base: DesiredRecord[] = [
   { name: "mail", type: "A", content: "192.0.2.12" },
   { name: "@", type: "MX", content: "mail.{domainname}.", priority: 10 },
 ];
-
-function idOf(sandbox: Sandbox, templateId: string, name: string, type: string): string {
-  const r = (sandbox.templateRecords(templateId) ?? []).find((x) => x.name === name && x.type === type);
-  if (!r) throw new Error(`no ${name} ${type} in ${templateId}`);
-  return r.record_id;
-}
 
 describe("records changed outside Pulumi", () => {
   let sandbox: Sandbox;
@@ -47,7 +48,7 @@ describe("records changed outside Pulumi", () => {
 
   it("an update that changes another record still applies when one record vanished", async () => {
     s = await deployed("tpl-1");
-    sandbox.deleteRecord("tpl-1", idOf(sandbox, "tpl-1", "mail", "A"));
+    sandbox.deleteRecord("tpl-1", recordIdOf(sandbox, "tpl-1", "mail", "A"));
     desired.records = base.map((r) => (r.name === "www" ? { ...r, content: "192.0.2.99" } : r));
     // The update's first PATCH verifies "mail" too (verified updates): its 404 is noticed, and with
     // purge one PUT leaves the template exactly as declared, "mail" included.
@@ -59,7 +60,7 @@ describe("records changed outside Pulumi", () => {
 
   it("an update of the very record that vanished re-adds it", async () => {
     s = await deployed("tpl-1");
-    sandbox.deleteRecord("tpl-1", idOf(sandbox, "tpl-1", "www", "A"));
+    sandbox.deleteRecord("tpl-1", recordIdOf(sandbox, "tpl-1", "www", "A"));
     desired.records = base.map((r) => (r.name === "www" ? { ...r, content: "192.0.2.77" } : r));
     const up = await s.up();
     expect(up.stdout + up.stderr).toMatch(/removed outside Pulumi/);
@@ -68,8 +69,8 @@ describe("records changed outside Pulumi", () => {
 
   it("a delete of records of which several vanished removes the rest", async () => {
     s = await deployed("tpl-1");
-    sandbox.deleteRecord("tpl-1", idOf(sandbox, "tpl-1", "www", "A"));
-    sandbox.deleteRecord("tpl-1", idOf(sandbox, "tpl-1", "mail", "A"));
+    sandbox.deleteRecord("tpl-1", recordIdOf(sandbox, "tpl-1", "www", "A"));
+    sandbox.deleteRecord("tpl-1", recordIdOf(sandbox, "tpl-1", "mail", "A"));
     desired.records = base.filter((r) => r.type === "MX");
     await s.up({});
     await expectConverged(s, sandbox, "tpl-1", desired.records);
@@ -77,7 +78,7 @@ describe("records changed outside Pulumi", () => {
 
   it("destroy removes every record still there when one vanished", async () => {
     s = await deployed("tpl-1");
-    sandbox.deleteRecord("tpl-1", idOf(sandbox, "tpl-1", "@", "MX"));
+    sandbox.deleteRecord("tpl-1", recordIdOf(sandbox, "tpl-1", "@", "MX"));
     await s.destroy();
     expect(sandbox.templateRecords("tpl-1")).toEqual([]);
     expect(await s.resources()).toEqual([]);

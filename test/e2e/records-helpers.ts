@@ -45,11 +45,23 @@ export function programFor(templateId: string, records: () => DesiredRecord[], o
 export function recordsStack(
   sandbox: Sandbox,
   program: () => Promise<Record<string, unknown>>,
+  config: Record<string, string> = {},
 ): Promise<TestStack> {
   return createTestStack({
     program,
-    config: { "domainapi:baseUrl": sandbox.url, "domainapi:apiKey": { value: API_KEY, secret: true } },
+    config: {
+      "domainapi:baseUrl": sandbox.url,
+      "domainapi:apiKey": { value: API_KEY, secret: true },
+      ...config,
+    },
   });
+}
+
+/** The id the sandbox gave the record of `name` and `type` in a template (for deleting it behind our back). */
+export function recordIdOf(sandbox: Sandbox, templateId: string, name: string, type: string): string {
+  const r = (sandbox.templateRecords(templateId) ?? []).find((x) => x.name === name && x.type === type);
+  if (!r) throw new Error(`no ${name} ${type} in ${templateId}`);
+  return r.record_id;
 }
 
 /** The /v2 requests that change something (PUT, PATCH, POST), in order. */

@@ -6,13 +6,14 @@
  */
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, type SandboxRecord, startSandbox } from "../../sandbox";
-import { createTestStack, type TestStack } from "./harness";
+import type { TestStack } from "./harness";
 import {
   API_KEY,
   type DesiredRecord,
   expectConverged,
   mutating,
   programFor,
+  recordIdOf,
   recordsStack,
   sortRecords,
 } from "./records-helpers";
@@ -25,31 +26,26 @@ const base: DesiredRecord[] = [
   { name: "@", type: "TXT", content: "v=spf1 mx -all" },
 ];
 
-function idOf(sandbox: Sandbox, templateId: string, name: string, type: string): string {
-  const r = (sandbox.templateRecords(templateId) ?? []).find((x) => x.name === name && x.type === type);
-  if (!r) throw new Error(`no ${name} ${type} in ${templateId}`);
-  return r.record_id;
-}
-
 /** The template's records that are not the foreign one, for the convergence check. */
 function ours(sandbox: Sandbox, templateId: string): SandboxRecord[] {
   return (sandbox.templateRecords(templateId) ?? []).filter((r) => r.name !== "legacy");
 }
 
-describe("verified updates: records removed outside Pulumi", () => {
-  let sandbox: Sandbox;
-  let s: TestStack | undefined;
-  const desired = { records: base };
+let sandbox: Sandbox;
+let s: TestStack | undefined;
 
-  beforeAll(async () => {
-    sandbox = await startSandbox({ apiKey: API_KEY });
-    return async () => sandbox.close();
-  });
-  afterEach(async () => {
-    await s?.cleanup();
-    s = undefined;
-    sandbox.reset();
-  });
+beforeAll(async () => {
+  sandbox = await startSandbox({ apiKey: API_KEY });
+  return async () => sandbox.close();
+});
+afterEach(async () => {
+  await s?.cleanup();
+  s = undefined;
+  sandbox.reset();
+});
+
+describe("verified updates: records removed outside Pulumi", () => {
+  const desired = { records: base };
 
   async function deployed(templateId: string, purge?: boolean): Promise<TestStack> {
     desired.records = base;
@@ -63,7 +59,7 @@ describe("verified updates: records removed outside Pulumi", () => {
 
   it("an untouched record deleted, then an up that changes another: one PUT restores it (purge)", async () => {
     s = await deployed("tpl-1");
-    sandbox.deleteRecord("tpl-1", idOf(sandbox, "tpl-1", "mail", "A"));
+    sandbox.deleteRecord("tpl-1", recordIdOf(sandbox, "tpl-1", "mail", "A"));
     desired.records = base.map((r) => (r.name === "www" ? { ...r, content: "192.0.2.99" } : r));
     sandbox.clearRequests();
     const up = await s.up();
@@ -81,7 +77,7 @@ describe("verified updates: records removed outside Pulumi", () => {
   it("without purge, the vanished record is added again and a foreign record survives", async () => {
     sandbox.seedTemplate("tpl-2", [{ name: "legacy", type: "TXT", content: "made by hand" }]);
     s = await deployed("tpl-2", false);
-    sandbox.deleteRecord("tpl-2", idOf(sandbox, "tpl-2", "mail", "A"));
+    sandbox.deleteRecord("tpl-2", recordIdOf(sandbox, "tpl-2", "mail", "A"));
     desired.records = base.map((r) => (r.name === "www" ? { ...r, content: "192.0.2.99" } : r));
     sandbox.clearRequests();
     const up = await s.up();
@@ -99,8 +95,8 @@ describe("verified updates: records removed outside Pulumi", () => {
 
   it("several untouched records deleted, and every record deleted: each converges", async () => {
     s = await deployed("tpl-1");
-    sandbox.deleteRecord("tpl-1", idOf(sandbox, "tpl-1", "mail", "A"));
-    sandbox.deleteRecord("tpl-1", idOf(sandbox, "tpl-1", "@", "TXT"));
+    sandbox.deleteRecord("tpl-1", recordIdOf(sandbox, "tpl-1", "mail", "A"));
+    sandbox.deleteRecord("tpl-1", recordIdOf(sandbox, "tpl-1", "@", "TXT"));
     desired.records = base.map((r) => (r.name === "www" ? { ...r, content: "192.0.2.98" } : r));
     await s.up();
     await expectConverged(s, sandbox, "tpl-1", desired.records);
@@ -114,7 +110,7 @@ describe("verified updates: records removed outside Pulumi", () => {
 
   it("a record deleted and the same record changed in the program", async () => {
     s = await deployed("tpl-2", false);
-    sandbox.deleteRecord("tpl-2", idOf(sandbox, "tpl-2", "www", "A"));
+    sandbox.deleteRecord("tpl-2", recordIdOf(sandbox, "tpl-2", "www", "A"));
     desired.records = base.map((r) => (r.name === "www" ? { ...r, content: "192.0.2.77" } : r));
     await s.up();
     await expectConverged(s, sandbox, "tpl-2", desired.records);
@@ -122,7 +118,7 @@ describe("verified updates: records removed outside Pulumi", () => {
 
   it("a dropped connection, then a 503, on the verifying PATCH: the next up converges", async () => {
     s = await deployed("tpl-1", false);
-    sandbox.deleteRecord("tpl-1", idOf(sandbox, "tpl-1", "mail", "A"));
+    sandbox.deleteRecord("tpl-1", recordIdOf(sandbox, "tpl-1", "mail", "A"));
     desired.records = base.map((r) => (r.name === "www" ? { ...r, content: "192.0.2.55" } : r));
     // Every attempt of the first PATCH is dropped before it applies, then answered 503.
     sandbox.addFault({ method: "PATCH", drop: "before", times: 10 });
@@ -148,34 +144,19 @@ async function expectOursConverged(s: TestStack, sandbox: Sandbox, templateId: s
 }
 
 describe("refresh", () => {
-  let sandbox: Sandbox;
-  let s: TestStack | undefined;
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ apiKey: API_KEY });
-    return async () => sandbox.close();
-  });
-  afterEach(async () => {
-    await s?.cleanup();
-    s = undefined;
-    sandbox.reset();
-  });
-
   function stack(verifyOnRefresh: boolean): Promise<TestStack> {
-    return createTestStack({
-      program: programFor("tpl-4", () => base),
-      config: {
-        "domainapi:baseUrl": sandbox.url,
-        "domainapi:apiKey": { value: API_KEY, secret: true },
-        ...(verifyOnRefresh ? { "domainapi:verifyOnRefresh": "true" } : {}),
-      },
-    });
+    const config: Record<string, string> = verifyOnRefresh ? { "domainapi:verifyOnRefresh": "true" } : {};
+    return recordsStack(
+      sandbox,
+      programFor("tpl-4", () => base),
+      config,
+    );
   }
 
   it("with verification on, a record gone leaves the state, the preview shows it to create, up restores it", async () => {
     s = await stack(true);
     await s.up();
-    sandbox.deleteRecord("tpl-4", idOf(sandbox, "tpl-4", "mail", "A"));
+    sandbox.deleteRecord("tpl-4", recordIdOf(sandbox, "tpl-4", "mail", "A"));
     sandbox.clearRequests();
     await s.refresh();
     // Verification only: PATCHes that re-state held records, never an add or a delete.
@@ -201,7 +182,7 @@ describe("refresh", () => {
   it("with verification off, refresh sends nothing and keeps the state", async () => {
     s = await stack(false);
     await s.up();
-    sandbox.deleteRecord("tpl-4", idOf(sandbox, "tpl-4", "mail", "A"));
+    sandbox.deleteRecord("tpl-4", recordIdOf(sandbox, "tpl-4", "mail", "A"));
     sandbox.clearRequests();
     await s.refresh();
     expect(sandbox.requests).toEqual([]);
