@@ -214,10 +214,24 @@ describe("resource options on DnsTemplateRecords", () => {
 
 describe("contacts in a program", () => {
   let sandbox: Sandbox;
-  let s: TestStack | undefined;
+  let s: TestStack;
 
   beforeAll(async () => {
     sandbox = await startSandbox({ apiKey: API_KEY });
+    const { DnsTemplateRecords, getContactsOutput } = domainapi();
+    // The SDK copy the package uses (the program's own), as in a user's program.
+    const pulumiSdk = requireFromWork<typeof pulumi>("@pulumi/pulumi");
+    s = await recordsStack(sandbox, async () => {
+      const nl = getContactsOutput({ country: "NL", sort: "handle", limit: 1 });
+      const first = nl.contacts.apply((cs) => cs[0]);
+      const email = first.apply((c) => c?.email ?? "");
+      const handle = first.apply((c) => c?.handle ?? "");
+      const fed = new DnsTemplateRecords("fed", {
+        templateId: "tpl-1",
+        records: [{ name: "_contact", type: "TXT", content: pulumiSdk.interpolate`handle=${handle}` }],
+      });
+      return { plainEmail: email, secretEmail: pulumiSdk.secret(email), handle, recordIds: fed.recordIds };
+    });
   });
   afterAll(async () => {
     await s?.cleanup();
@@ -225,14 +239,6 @@ describe("contacts in a program", () => {
   });
 
   it("are stored in plain text when exported as they are, and encrypted when wrapped in pulumi.secret", async () => {
-    const { getContactsOutput } = domainapi();
-    // The SDK copy the package uses (the program's own), as in a user's program.
-    const pulumiSdk = requireFromWork<typeof pulumi>("@pulumi/pulumi");
-    s = await recordsStack(sandbox, async () => {
-      const nl = getContactsOutput({ country: "NL", limit: 1 });
-      const email = nl.contacts.apply((cs) => cs[0]?.email ?? "");
-      return { plainEmail: email, secretEmail: pulumiSdk.secret(email) };
-    });
     const up = await s.up();
     const email = up.outputs.plainEmail?.value as string;
     expect(email).toContain("@");
@@ -240,5 +246,15 @@ describe("contacts in a program", () => {
     const exported = await s.exportText();
     // The plain output holds the address; the secret one only ciphertext.
     expect(exported.split(email).length - 1).toBe(1);
+  });
+
+  it("a lookup whose answer changes changes the resource it feeds", async () => {
+    const before = (await s.stack.outputs()).handle?.value as string;
+    expect(sandbox.removeContacts([before])).toBe(1);
+    const up = await s.up();
+    expect(up.summary.resourceChanges).toEqual({ same: 1, update: 1 });
+    const after = up.outputs.handle?.value as string;
+    expect(after).not.toBe(before);
+    expect((sandbox.templateRecords("tpl-1") ?? []).map((r) => r.content)).toEqual([`handle=${after}`]);
   });
 });
