@@ -345,7 +345,10 @@ describe("the seams of the records path", () => {
       },
       inputs,
     );
-    sandbox.addFault({ method: "PATCH", respond: { status: 500, body: JSON.stringify({ message: "backend exploded" }) } });
+    sandbox.addFault({
+      method: "PATCH",
+      respond: { status: 500, body: JSON.stringify({ message: "backend exploded" }) },
+    });
     const err = await failureOf(() => records.update("tpl-1", created.outs as Props, next));
     // The engine shows the message: the API's words, the status, the stable code and the outcome.
     expect(err.message).toMatch(/500/);
