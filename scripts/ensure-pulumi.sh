@@ -10,7 +10,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
-version=${PULUMI_VERSION:-$(node -p "require('$here/node_modules/@pulumi/pulumi/package.json').version" 2>/dev/null || node -p "require('$here/package.json').dependencies['@pulumi/pulumi'].replace(/^[^0-9]*/, '')")}
+version=${PULUMI_VERSION:-$(node -p "require('$here/node_modules/@pulumi/pulumi/package.json').version" 2>/dev/null || node -p "require('$here/package.json').devDependencies['@pulumi/pulumi'].replace(/^[^0-9]*/, '')")}
 cache_root=${PULUMI_DOMAINAPI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-domainapi}
 bin="$cache_root/pulumi-$version/bin"
 log() { echo "ensure-pulumi: $*" >&2; }
