@@ -30,6 +30,11 @@ export function withoutUnset<T extends Record<string, unknown>>(value: T): Parti
   ) as Partial<T>;
 }
 
+/** `.name` for a key that reads as one, else `["odd key"]`, so that every path stays a path. */
+function member(key: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+}
+
 /**
  * Zod's issues as {@link InputIssue}s under the path `at`: an unrecognized key gives one issue per
  * key, with the reason `unknownKey` gives; every other issue keeps zod's message.
@@ -37,9 +42,9 @@ export function withoutUnset<T extends Record<string, unknown>>(value: T): Parti
 export function issuesOf(error: z.ZodError, at: string, unknownKey: (key: string) => string): InputIssue[] {
   return error.issues.flatMap((issue): InputIssue[] => {
     if (issue.code === "unrecognized_keys") {
-      return issue.keys.map((key) => ({ property: `${at}.${key}`, reason: unknownKey(key) }));
+      return issue.keys.map((key) => ({ property: `${at}${member(key)}`, reason: unknownKey(key) }));
     }
-    const suffix = issue.path.map((part) => `.${String(part)}`).join("");
+    const suffix = issue.path.map((part) => member(String(part))).join("");
     return [{ property: `${at}${suffix}`, reason: issue.message }];
   });
 }
