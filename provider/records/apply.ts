@@ -48,6 +48,8 @@ export class Execution {
   held: HeldRecord[];
   /** Adds of unknown outcome (as they read in messages): the record may exist without us knowing its id. */
   untracked: string[];
+  /** Set when a recovery rewrote the whole template: what happened, for the summary. */
+  rewritten?: string;
   readonly #api: RecordsApi;
   readonly #templateId: string;
 
@@ -84,7 +86,7 @@ export class Execution {
         if (add) this.untracked.push(describeRecord(add.record));
         const vanished = await this.#findVanished(request.corrections.filter((c) => c.kind !== "create"));
         if (options.purge) {
-          await this.rewrite(declared, vanished);
+          await this.rewrite(declared, "to restore what was removed outside Pulumi");
           return;
         }
         const readds = vanished.flatMap((c) => (c.kind === "update" || c.kind === "verify" ? [c.to] : []));
@@ -125,11 +127,12 @@ export class Execution {
 
   /**
    * Replaces every record of the template with the declared ones (one PUT): every id is new, and
-   * any add of unknown outcome is erased.
+   * any add of unknown outcome is erased. With a `reason` (a recovery, not a plain create), the
+   * rewrite is logged as a warning and kept in {@link Execution.rewritten} for the summary.
    *
-   * @param vanished the corrections whose records were found gone, for the log
+   * @param reason why the template is rewritten, e.g. "to restore what was removed outside Pulumi"
    */
-  async rewrite(declared: readonly KeyedRecord[], vanished: readonly Correction[] = []): Promise<void> {
+  async rewrite(declared: readonly KeyedRecord[], reason?: string): Promise<void> {
     let ids: string[];
     try {
       ids = await this.#api.putRecords(this.#templateId, declared.map(toWireRecord));
@@ -143,9 +146,10 @@ export class Execution {
     }
     this.held = declared.map((r, i) => ({ ...r, recordId: ids[i]! }));
     this.untracked = [];
-    const why = vanished.length > 0 ? " to restore what was removed outside Pulumi" : "";
+    if (reason === undefined) return;
+    this.rewritten = `all ${declared.length} records rewritten with one PUT ${reason} (every record id is new)`;
     log.warn(
-      `template ${this.#templateId}: rewrote all ${declared.length} declared records with one PUT${why} ` +
+      `template ${this.#templateId}: rewrote all ${declared.length} declared records with one PUT ${reason} ` +
         "(the resource owns the template, purge: true): every record id is new",
     );
   }

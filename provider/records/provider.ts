@@ -212,7 +212,7 @@ export async function update(id: string, olds: Props, news: Props): Promise<pulu
   const summary = plan ? formatSummary(plan.summary) : rewriteSummary(wanted);
   try {
     if (plan) await run.carryOut(plan, declared, settings);
-    else await run.rewrite(declared);
+    else await run.rewrite(declared, "after an earlier add of unknown outcome");
   } catch (err) {
     throw partialFailure(err, id, run, settings, summary, news);
   }
@@ -222,7 +222,8 @@ export async function update(id: string, olds: Props, news: Props): Promise<pulu
         `${run.untracked.join("; ")}. With purge: false they are never added again automatically; check the template for duplicates.`,
     );
   }
-  return { outs: encodeOutputs(settings, run.held, summary, run.untracked) };
+  const done = plan && run.rewritten ? `${summary}; then ${run.rewritten}` : summary;
+  return { outs: encodeOutputs(settings, run.held, done, run.untracked) };
 }
 
 /** Delete: one PATCH removing the records this resource holds; what is already gone is done. */

@@ -303,6 +303,10 @@ describe("records changed outside Pulumi", () => {
     const updated = await records.update("tpl-1", created.outs as Props, next);
     expect(sandbox.requests.map((r) => r.method).at(-1)).toBe("PUT");
     expect(heldIn("tpl-1")).toEqual(["@ A 192.0.2.11", "@ MX 10 mx1.example.net", "www CNAME {domainname}."]);
+    // The summary says what was done, not only what was planned.
+    expect((updated.outs as Props).lastPlan).toMatch(
+      /1 to update.*; then all 3 records rewritten with one PUT to restore what was removed outside Pulumi/,
+    );
     expect(idsOf(updated.outs as Props)).toEqual(
       (sandbox.templateRecords("tpl-1") ?? []).map((r) => r.record_id).sort(),
     );
