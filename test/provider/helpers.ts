@@ -3,7 +3,9 @@
  * does through `configure()`) with stack-config settings pointing at a sandbox.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { beforeAll } from "vitest";
 import type { Sandbox } from "../../sandbox";
+import { API_KEY as SANDBOX_KEY, useSandbox } from "../sandbox/helpers";
 
 /** The text tests use as the engine's serialized provider; partial states must carry it. */
 export const PROVIDER = "serialized-provider-text";
@@ -24,4 +26,20 @@ export function configureFor(
   provider.configure({
     config: { get: (k: string) => values[k], require: (k: string) => values[k] as string },
   });
+}
+
+/**
+ * One sandbox for a whole test file (see `useSandbox`) with `provider` configured for it, as the
+ * engine's plugin would configure it, before the first test.
+ *
+ * @example
+ * const sandbox = useConfiguredSandbox(records);
+ */
+export function useConfiguredSandbox(
+  provider: { configure(req: pulumi.dynamic.ConfigureRequest): void },
+  settings: { maxRetries: number; timeoutMs: number } = { maxRetries: 0, timeoutMs: 2000 },
+): Sandbox {
+  const sandbox = useSandbox();
+  beforeAll(() => configureFor(provider, sandbox, SANDBOX_KEY, settings));
+  return sandbox;
 }

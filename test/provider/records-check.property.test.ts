@@ -5,22 +5,12 @@
  * percent-encoded path segment.
  */
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as records from "../../provider/records/provider";
-import { type Sandbox, startSandbox } from "../../sandbox";
-import { configureFor, PROVIDER } from "./helpers";
+import { PROVIDER, useConfiguredSandbox } from "./helpers";
 
-const API_KEY = "check-property-key-5d1a";
 type Props = Record<string, unknown>;
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ apiKey: API_KEY });
-  configureFor(records, sandbox, API_KEY, { maxRetries: 0, timeoutMs: 2000 });
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
+const sandbox = useConfiguredSandbox(records);
 
 const name = fc.oneof(
   fc.constantFrom("@", "www", "*", "*.dev", "_sip._tcp", "xn--bcher-kva", "WWW", "www.", " www", "a..b", ""),

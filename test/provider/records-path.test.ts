@@ -3,13 +3,12 @@
  * calls them (check, diff, update), counting how often the record list changes shape and how often
  * a plan is made. The pure modules are wrapped, not replaced: every call still runs the real code.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import * as plan from "../../provider/records/plan";
 import * as records from "../../provider/records/provider";
 import * as state from "../../provider/records/state";
 import * as validate from "../../provider/records/validate";
-import { type Sandbox, startSandbox } from "../../sandbox";
-import { configureFor, PROVIDER } from "./helpers";
+import { PROVIDER, useConfiguredSandbox } from "./helpers";
 
 // vi.mock calls are hoisted above the imports: the modules above are the wrapped ones.
 vi.mock("../../provider/records/plan", async (original) => {
@@ -31,17 +30,8 @@ vi.mock("../../provider/records/validate", async (original) => {
   return { ...real, validateTemplateRecordsInputs: vi.fn(real.validateTemplateRecordsInputs) };
 });
 
-const API_KEY = "records-path-key-81c2";
 type Props = Record<string, unknown>;
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ apiKey: API_KEY });
-  configureFor(records, sandbox, API_KEY, { maxRetries: 0, timeoutMs: 2000 });
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
+useConfiguredSandbox(records);
 
 function counts() {
   const calls = (f: unknown) => (f as { mock: { calls: unknown[] } }).mock.calls.length;
