@@ -1,10 +1,16 @@
 /**
  * The Markdown of a plan, for a pull-request comment: per template its summary line and its
  * corrections in a `diff` block (GitHub colours `+ CREATE` green and `- DELETE` red, as dnscontrol
- * prints them), each with what happens to the record's id.
+ * prints them), each with what happens to the record's id, and the digest `up` checks.
+ *
+ * It is what people approve from, so nothing from the program, the state or the engine (record
+ * content, names, resource names, template ids, error text) can add a line, HTML, a mention or a
+ * link: every such value is shown in code (a code span or a fence it cannot close), with line
+ * breaks and other control characters as visible escapes.
  *
  * Pure: plans in, text out.
  */
+import { EXPECT_PLAN_ENV, formatExpectation } from "../records/digest";
 import type { PlannedCorrection, PlanReason, TemplatePlan } from "./templatePlans";
 
 /** The heading every plan starts with, so a bot can find and replace its earlier comment. */
@@ -16,34 +22,69 @@ export const NO_CHANGES = "No DNS record changes.";
 /** What the plan says when the preview failed before it planned any template. */
 export const NOTHING_PLANNED = "No DNS record changes were planned before the failure.";
 
-/** `code` as inline code, whatever backticks it holds. */
-function inlineCode(text: string): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const ticks = "`".repeat(longest + 1);
-  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
-  return `${ticks}${pad}${text}${pad}${ticks}`;
+/**
+ * Characters that could end a line or hide text where they stand: C0 and C1 controls, the Unicode
+ * line and paragraph separators, and the invisible format characters (bidirectional overrides,
+ * zero-width characters) that can make a line read otherwise than it is.
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+
+const NAMED_ESCAPES: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/**
+ * `text` on one line, every control or invisible character as a visible escape (`\n`, `\r`,
+ * `\u{2028}`).
+ *
+ * @example
+ * visible("v=spf1 -all\r+ CREATE"); // "v=spf1 -all\\r+ CREATE"
+ */
+export function visible(text: string): string {
+  return text.replace(
+    INVISIBLE,
+    (ch) => NAMED_ESCAPES[ch] ?? `\\u{${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}}`,
+  );
 }
 
-/** A fence longer than any run of backticks in the block, so record content cannot close it. */
-function fenceFor(lines: readonly string[]): string {
-  const longest = Math.max(0, ...lines.flatMap((l) => [...l.matchAll(/`+/g)].map((m) => m[0].length)));
-  return "`".repeat(Math.max(3, longest + 1));
+/** The longest run of backticks in `lines`. */
+function longestTicks(lines: readonly string[]): number {
+  return Math.max(0, ...lines.flatMap((l) => [...l.matchAll(/`+/g)].map((m) => m[0].length)));
+}
+
+/** `text` as a code span that nothing in it can close, on one line. */
+function inlineCode(text: string): string {
+  const shown = visible(text);
+  const ticks = "`".repeat(longestTicks([shown]) + 1);
+  // A space inside the delimiters keeps a leading or trailing backtick (or an empty value) apart.
+  const pad = shown === "" || shown.startsWith("`") || shown.endsWith("`") ? " " : "";
+  return `${ticks}${pad}${shown}${pad}${ticks}`;
+}
+
+/** A fenced block of `lines` (already one line each) whose fence no line can close. */
+function fenced(info: string, lines: readonly string[]): string[] {
+  const fence = "`".repeat(Math.max(3, longestTicks(lines) + 1));
+  return [`${fence}${info}`, ...lines, fence];
 }
 
 function idNote(c: PlannedCorrection): string {
   switch (c.id) {
     case "kept":
-      return `id ${c.recordId} kept`;
+      return `id ${visible(c.recordId ?? "")} kept`;
     case "removed":
-      return `id ${c.recordId} removed`;
+      return `id ${visible(c.recordId ?? "")} removed`;
     case "new":
       return "new id";
   }
 }
 
-function correctionLines(corrections: readonly PlannedCorrection[]): string[] {
-  const width = Math.max(...corrections.map((c) => c.message.length));
-  return corrections.map((c) => `${c.message.padEnd(width)}  (${idNote(c)})`);
+function correctionLines(plan: TemplatePlan): string[] {
+  const lines = plan.corrections.map((c) => ({ text: visible(c.message), note: idNote(c) }));
+  const aside = plan.setAside.map((r) => ({
+    text: `! SET ASIDE ${visible(r)}`,
+    note: "its earlier add is of unknown outcome: not sent",
+  }));
+  const all = [...lines, ...aside];
+  const width = Math.max(...all.map((l) => l.text.length));
+  return all.map((l) => `${l.text.padEnd(width)}  (${l.note})`);
 }
 
 function reasonText(reason: PlanReason): string {
@@ -57,7 +98,9 @@ function reasonText(reason: PlanReason): string {
     case "replacedBy":
       return `moved to template ${inlineCode(reason.templateId)}`;
     case "rewritten":
-      return "rewritten with one PUT: an earlier add had an unknown outcome";
+      return reason.why === "vanished"
+        ? "rewritten with one PUT: records were removed outside Pulumi"
+        : "rewritten with one PUT: an earlier add had an unknown outcome";
   }
 }
 
@@ -67,21 +110,29 @@ function templateSection(plan: TemplatePlan): string[] {
   if (plan.unknown) {
     return [`${title}: the records depend on values known only during \`pulumi up\`; the plan is made then.`];
   }
-  const lines = correctionLines(plan.corrections);
-  const fence = fenceFor(lines);
-  return [`${title}: ${plan.summary}`, "", `${fence}diff`, ...lines, fence];
+  const block = ["", ...fenced("diff", correctionLines(plan))];
+  const digest = plan.digest ? ["", `Plan digest ${inlineCode(plan.digest)}`] : [];
+  return [`${title}: ${visible(plan.summary)}`, ...block, ...digest];
 }
 
 function failureSection(errors: readonly string[]): string {
-  const lines = errors.flatMap((e) => e.split("\n"));
-  const fence = fenceFor(lines);
+  const lines = errors.flatMap((e) => e.split(/\r\n|\n/)).map(visible);
   return [
     "**The preview failed**, so `pulumi up` would fail too; the plan below is of what was planned before the failure.",
     "",
-    `${fence}text`,
-    ...lines,
-    fence,
+    ...fenced("text", lines),
   ].join("\n");
+}
+
+function expectationSection(plans: readonly TemplatePlan[]): string[] {
+  const reviewed = plans.flatMap((p) =>
+    p.digest && !p.unknown ? [{ templateId: p.templateId, digest: p.digest }] : [],
+  );
+  if (reviewed.length === 0 || plans.some((p) => p.unknown)) return [];
+  return [
+    `To apply exactly this plan, run \`pulumi up\` with ${inlineCode(EXPECT_PLAN_ENV)} set as below: a template whose plan differs is then refused.`,
+    fenced("text", [visible(`${EXPECT_PLAN_ENV}=${formatExpectation(reviewed)}`)]).join("\n"),
+  ];
 }
 
 /**
@@ -97,6 +148,8 @@ function failureSection(errors: readonly string[]): string {
  * // ```diff
  * // + CREATE @ AAAA 2001:db8::10  (new id)
  * // ```
+ * //
+ * // Plan digest `3f2a9c1e0b7d4a55`
  */
 export function planMarkdown(plans: readonly TemplatePlan[], errors: readonly string[] = []): string {
   const failure = errors.length > 0 ? [failureSection(errors)] : [];
@@ -104,8 +157,9 @@ export function planMarkdown(plans: readonly TemplatePlan[], errors: readonly st
     return `${[PLAN_HEADING, ...failure, errors.length > 0 ? NOTHING_PLANNED : NO_CHANGES].join("\n\n")}\n`;
   }
   const sections = plans.map((p) => templateSection(p).join("\n"));
+  const expectation = errors.length > 0 ? [] : expectationSection(plans);
   const footer =
     "<sub>Made by <code>domainapi-plan</code> from <code>pulumi preview --json</code> with the provider's own " +
     "planner. Records not listed stay as they are and keep their ids.</sub>";
-  return `${[PLAN_HEADING, ...failure, ...sections, footer].join("\n\n")}\n`;
+  return `${[PLAN_HEADING, ...failure, ...sections, ...expectation, footer].join("\n\n")}\n`;
 }

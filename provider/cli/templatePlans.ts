@@ -1,19 +1,23 @@
 /**
- * What each DnsTemplateRecords step of a preview will do to the records of its template, computed
- * by the provider's own pure planner (the same call `pulumi up` makes), never by a second copy.
- *
- * Every call into the planner goes through {@link plannedCorrections}: the one adapter between the
- * shape the provider stores and the shape this command shows.
+ * What each DnsTemplateRecords step of a preview will do to the records of its template: the
+ * provider's own planner (`planResource`, the same call `pulumi up` makes with the same decoded
+ * states), never a second copy of any of its decisions. This module only picks the states out of
+ * the preview's steps and keeps what the Markdown shows.
  */
 import { containsUnknown } from "../engine";
-import { type Correction, formatSummary, planDelete, planUpdate } from "../records/plan";
-import { decode } from "../records/state";
+import type { Correction } from "../records/corrections";
+import { planDigest } from "../records/digest";
+import { type Plan, planResource, type RewriteReason } from "../records/plan";
+import { decodeInputs, decodeOutputs } from "../records/state";
 import type { PreviewDigest, PreviewStep } from "./preview";
 
 type Props = Record<string, unknown>;
 
-/** The type token of DnsTemplateRecords in the state (dynamic resources are all `pulumi-nodejs:dynamic`). */
-export const TEMPLATE_RECORDS_TYPE = "pulumi-nodejs:dynamic/domainapi:DnsTemplateRecords";
+/** The type tokens of DnsTemplateRecords: the dynamic resource's and the plugin's. */
+export const TEMPLATE_RECORDS_TYPES: readonly string[] = [
+  "pulumi-nodejs:dynamic/domainapi:DnsTemplateRecords",
+  "domainapi:index:DnsTemplateRecords",
+];
 
 /** What happens to a record's id: an updated record keeps it, a created one gets a new one. */
 export type IdFate = "kept" | "new" | "removed";
@@ -29,15 +33,15 @@ export interface PlannedCorrection {
 
 /**
  * Why a template changes other than by an update of its records: the resource is new or gone, its
- * `templateId` changed (`replaces` and `replacedBy` name the other template), or an earlier add of
- * unknown outcome makes the provider rewrite the template with one PUT.
+ * `templateId` changed (`replaces` and `replacedBy` name the other template), or the planner
+ * rewrites the template with one PUT.
  */
 export type PlanReason =
   | { kind: "created" }
   | { kind: "removed" }
   | { kind: "replaces"; templateId: string }
   | { kind: "replacedBy"; templateId: string }
-  | { kind: "rewritten" };
+  | { kind: "rewritten"; why: RewriteReason };
 
 /** The plan of one template, as one step of the preview changes it. */
 export interface TemplatePlan {
@@ -49,6 +53,10 @@ export interface TemplatePlan {
   /** The planner's summary: `1 to create, 1 to update, 1 to delete, 3 unchanged (2 requests)`. */
   summary: string;
   corrections: PlannedCorrection[];
+  /** Declared records the plan sets aside (their earlier add is of unknown outcome). */
+  setAside: string[];
+  /** The digest of what the plan sends, for `DOMAINAPI_EXPECT_PLAN`; absent when unknown. */
+  digest?: string;
   /** The records depend on values not known before `pulumi up`: no plan can be made yet. */
   unknown?: boolean;
 }
@@ -67,30 +75,6 @@ function withIdFate(c: Correction): PlannedCorrection[] {
   }
 }
 
-/**
- * THE adapter to the provider's planner: from what a resource holds (its stored outputs; `{}` when
- * it is new) and what the program declares (its checked inputs; `undefined` when the resource goes
- * away), the corrections the provider will make and their summary, each correction with what
- * happens to its id. It plans exactly as the provider's update and delete do.
- *
- * @example
- * plannedCorrections(step.oldState.outputs, step.newState.inputs).summary;
- * // "1 to create, 1 to update, 1 to delete, 3 unchanged (1 request)"
- */
-export function plannedCorrections(
-  heldProps: Props,
-  declaredProps: Props | undefined,
-): { summary: string; corrections: PlannedCorrection[] } {
-  const { held } = decode(heldProps);
-  let plan: ReturnType<typeof planUpdate>;
-  if (declaredProps === undefined) plan = planDelete(held);
-  else {
-    const wanted = decode(declaredProps);
-    plan = planUpdate(held, wanted.declared, wanted.settings);
-  }
-  return { summary: formatSummary(plan.summary), corrections: plan.corrections.flatMap(withIdFate) };
-}
-
 /** `urn:pulumi:dev::proj::parent$type::web` -> `web`. */
 function resourceName(urn: string): string {
   return urn.slice(urn.lastIndexOf("::") + 2);
@@ -104,92 +88,65 @@ function templateIdOf(props: Props): string {
   return containsUnknown(props.templateId) ? "(not known yet)" : String(props.templateId ?? "");
 }
 
-/**
- * A create with purge sends ONE PUT, which replaces whatever the template held (records made outside
- * Pulumi too, which no state knows), so the planner's per-record count of requests would not be true.
- */
-function putSummary(creates: number): string {
-  return `${creates} to create (1 request: a PUT, which replaces whatever records the template held)`;
-}
-
-/**
- * After an add of unknown outcome the provider rewrites a template it owns with one PUT (every id
- * new), and removes its records with one PUT of nothing: only then is the template surely as declared.
- */
-function rewritesWithPut(held: Props): boolean {
-  const { settings, untracked } = decode(held);
-  return untracked.length > 0 && settings.purge;
-}
-
-function created(name: string, news: Props, reason: PlanReason): TemplatePlan {
-  const { summary, corrections } = plannedCorrections({}, news);
+function shown(resource: string, plan: Plan, reason: PlanReason | undefined): TemplatePlan {
+  const why: PlanReason | undefined =
+    plan.rewrite === "unknown-add" || plan.rewrite === "vanished"
+      ? { kind: "rewritten", why: plan.rewrite }
+      : reason;
   return {
-    resource: name,
-    templateId: templateIdOf(news),
-    reason,
-    summary: decode(news).settings.purge ? putSummary(corrections.length) : summary,
-    corrections,
+    resource,
+    templateId: plan.templateId,
+    ...(why ? { reason: why } : {}),
+    summary: plan.text,
+    corrections: plan.corrections.flatMap(withIdFate),
+    setAside: plan.setAside,
+    digest: planDigest(plan),
   };
-}
-
-function deleted(name: string, olds: Props, reason: PlanReason): TemplatePlan {
-  const { summary, corrections } = plannedCorrections(olds, undefined);
-  return {
-    resource: name,
-    templateId: templateIdOf(olds),
-    reason,
-    summary: rewritesWithPut(olds)
-      ? `${corrections.length} to delete (1 request: a PUT of no records)`
-      : summary,
-    corrections,
-  };
-}
-
-function updated(name: string, olds: Props, news: Props): TemplatePlan {
-  if (rewritesWithPut(olds)) {
-    const { corrections } = plannedCorrections({}, news);
-    return {
-      resource: name,
-      templateId: templateIdOf(news),
-      reason: { kind: "rewritten" },
-      summary: `${corrections.length} to create (1 request: a PUT of every record; every id is new)`,
-      corrections,
-    };
-  }
-  return { resource: name, templateId: templateIdOf(news), ...plannedCorrections(olds, news) };
 }
 
 function unknownPlan(name: string, news: Props): TemplatePlan {
-  return { resource: name, templateId: templateIdOf(news), summary: "", corrections: [], unknown: true };
+  return {
+    resource: name,
+    templateId: templateIdOf(news),
+    summary: "",
+    corrections: [],
+    setAside: [],
+    unknown: true,
+  };
 }
 
 /**
  * The template plans of one step, or none: steps of other resources, `same` steps and the engine's
  * bookkeeping steps of a replacement (`create-replacement`, `delete-replaced`: the `replace` step
  * stands for both) have none. A replacement (a new `templateId`) is two plans: the new template
- * created, the old one emptied.
+ * created, the old one emptied. Each is `planResource` of the step's stored outputs (what the
+ * resource holds) and checked inputs (what the program declares), as `up` decodes them.
  */
-export function plansOfStep(step: PreviewStep): TemplatePlan[] {
-  if (typeOf(step) !== TEMPLATE_RECORDS_TYPE) return [];
+function plansOfStep(step: PreviewStep): TemplatePlan[] {
+  const type = typeOf(step);
+  if (type === undefined || !TEMPLATE_RECORDS_TYPES.includes(type)) return [];
   const name = resourceName(step.urn);
   const olds = step.oldState?.outputs ?? {};
   const news = step.newState?.inputs ?? {};
+  const created = (reason: PlanReason) => shown(name, planResource(undefined, decodeInputs(news)), reason);
+  const removed = (reason: PlanReason) => shown(name, planResource(decodeOutputs(olds), undefined), reason);
   switch (step.op) {
     case "create":
-      return [containsUnknown(news) ? unknownPlan(name, news) : created(name, news, { kind: "created" })];
+      return [containsUnknown(news) ? unknownPlan(name, news) : created({ kind: "created" })];
     case "update":
-      return [containsUnknown(news) ? unknownPlan(name, news) : updated(name, olds, news)];
+      return [
+        containsUnknown(news)
+          ? unknownPlan(name, news)
+          : shown(name, planResource(decodeOutputs(olds), decodeInputs(news)), undefined),
+      ];
     case "delete":
-      return [deleted(name, olds, { kind: "removed" })];
+      return [removed({ kind: "removed" })];
     case "replace": {
       const to = templateIdOf(news);
       const from = templateIdOf(olds);
-      if (containsUnknown(news)) {
-        return [unknownPlan(name, news), deleted(name, olds, { kind: "replacedBy", templateId: to })];
-      }
       return [
-        created(name, news, { kind: "replaces", templateId: from }),
-        deleted(name, olds, { kind: "replacedBy", templateId: to }),
+        containsUnknown(news) ? unknownPlan(name, news) : created({ kind: "replaces", templateId: from }),
+        removed({ kind: "replacedBy", templateId: to }),
       ];
     }
     default:
@@ -197,16 +154,19 @@ export function plansOfStep(step: PreviewStep): TemplatePlan[] {
   }
 }
 
+/** Compares two strings as people sort names: `svc2` before `svc10`. */
+const naturalOrder = new Intl.Collator("en", { numeric: true }).compare;
+
 /**
- * The plans of every DnsTemplateRecords resource a preview changes, by resource name: the engine
- * runs independent steps in parallel, so the preview's own order changes from run to run, and a
- * comment that each push rewrites should not. A plan with no correction (only `purge` or the safety
- * threshold changed) is left out: there is no record change to read.
+ * The plans of every DnsTemplateRecords resource a preview changes, by resource name in natural
+ * order: the engine runs independent steps in parallel, so the preview's own order changes from run
+ * to run, and a comment that each push rewrites should not. A plan that sends nothing (only `purge`
+ * or the safety threshold changed) is left out: there is no record change to read.
  */
 export function templatePlans(preview: PreviewDigest): TemplatePlan[] {
   const plans = (preview.steps ?? [])
     .flatMap(plansOfStep)
-    .filter((p) => p.unknown || p.corrections.length > 0);
+    .filter((p) => p.unknown || p.corrections.length > 0 || p.setAside.length > 0);
   // A stable sort: the two plans of a replacement stay in their order (new template first).
-  return plans.sort((a, b) => (a.resource < b.resource ? -1 : a.resource > b.resource ? 1 : 0));
+  return plans.sort((a, b) => naturalOrder(a.resource, b.resource));
 }

@@ -1,33 +1,42 @@
 /**
- * Carries a plan out against the API and records what happened: after every accepted request the
- * held records are exactly what the template holds, so that a failure part-way leaves a state that
- * says what exists, and the next `pulumi up` resumes from there.
+ * The executor: carries a plan out against the API and folds each answer into the records the
+ * resource holds, so that after every accepted request they are exactly what the template holds,
+ * and a failure part-way leaves a state that says what exists.
  *
- * It makes no decision of its own about what to send: requests, probes after a 404 and their order
- * come from the planner; what it adds is what each answer means for the held records, and the one
- * rule of recovery the planner cannot know in advance (after a refused request, with `purge`, one
- * PUT of the whole declared set; without it, re-add the vanished records one by one).
+ * It decides nothing: the requests, the probes after a 404 (`vanished.ts`) and the plan that
+ * follows them (`planRecovery`) come from the planner. What it adds is what each answer means for
+ * the held records, and a progress line per correction as it is carried out.
  */
 import type { DomainApiClient } from "../client/api";
 import { DomainApiError, isNotFound, templateNotFound } from "../client/errors";
 import * as log from "../log";
-import { describeRecord, toWireRecord } from "./model";
 import {
   applyAccepted,
+  applyPut,
   type Correction,
-  createCorrection,
-  findVanished,
   type HeldRecord,
   type KeyedRecord,
   namesRecordIds,
-  type Plan,
   type PlannedRequest,
   requestOf,
+  UnattributableAnswerError,
   withoutVanished,
-} from "./plan";
+} from "./corrections";
+import { describeRecord } from "./model";
+import { type Declaration, type Holding, type Plan, planRecovery } from "./plan";
+import { searchVanished, type VanishedSearch } from "./vanished";
 
 /** The two requests of the API that change records. */
 export type RecordsApi = Pick<DomainApiClient, "patchRecords" | "putRecords">;
+
+/**
+ * Asked before a plan that the planner made during the run (a recovery after a 404) is carried
+ * out; throws to refuse it (an unreviewed plan under `DOMAINAPI_EXPECT_PLAN`).
+ */
+export type PlanGuard = (plan: Plan) => void;
+
+/** How many recoveries one run may plan before it gives up: records vanishing while we recover. */
+const MAX_RECOVERIES = 3;
 
 function describeVanished(c: Correction): string {
   if (c.kind === "delete") return `${describeRecord(c.record)} (${c.record.recordId}, was to be deleted)`;
@@ -35,126 +44,121 @@ function describeVanished(c: Correction): string {
   return `${describeRecord(c.from)} (${c.from.recordId})`;
 }
 
+function idNote(c: Correction, held: readonly HeldRecord[]): string {
+  switch (c.kind) {
+    case "create": {
+      const made = held.find((r) => r.key === c.record.key);
+      return made ? ` (id ${made.recordId})` : "";
+    }
+    case "update":
+      return ` (id ${c.from.recordId} kept)`;
+    case "delete":
+      return ` (id ${c.record.recordId} removed)`;
+    default:
+      return "";
+  }
+}
+
 /**
- * The held records of one resource while a plan is carried out, and the requests that change them.
+ * The held records of one resource while plans are carried out, and the requests that change them.
  *
  * @example
- * const run = new Execution(api, "web", held, []);
- * await run.carryOut(plan, declared, { purge: true });
- * return encodeOutputs(settings, run.held, summary, run.untracked);
+ * const run = new Execution(api, holding);
+ * await run.carryOut(plan, declaration);
+ * return encodeOutputs(settings, run.held, plan.text, run.untracked);
  */
 export class Execution {
   /** The records the template holds for this resource, as far as the answers so far prove. */
   held: HeldRecord[];
   /** Adds of unknown outcome (as they read in messages): the record may exist without us knowing its id. */
   untracked: string[];
-  /** Set when a recovery rewrote the whole template: what happened, for the summary. */
-  rewritten?: string;
+  /** The plans carried out after the first one (recoveries), for the summary. */
+  readonly recoveries: Plan[] = [];
   readonly #api: RecordsApi;
   readonly #templateId: string;
 
-  constructor(
-    api: RecordsApi,
-    templateId: string,
-    held: readonly HeldRecord[],
-    untracked: readonly string[],
-  ) {
+  constructor(api: RecordsApi, holding: Holding) {
     this.#api = api;
-    this.#templateId = templateId;
-    this.held = [...held];
-    this.untracked = [...untracked];
+    this.#templateId = holding.settings.templateId;
+    this.held = [...holding.held];
+    this.untracked = [...holding.untracked];
   }
 
   /**
-   * Sends the plan's requests in order. A request refused with 404 that names record ids means some
-   * held record vanished outside Pulumi: the planner's probes find which; then, with `purge`, one
-   * PUT of the whole declared set, else the vanished records still declared are added again, each
-   * alone, and the plan's remaining adds follow. A refused add-only request means the template is gone.
+   * Sends the plan's requests in order. A PATCH refused with 404 that names record ids means some
+   * held record vanished outside Pulumi: the planner's probes find which, and the planner's
+   * recovery plan is carried out in turn (after `guard` allowed it). A refused request that names
+   * no id means the template is gone.
    *
    * @throws TemplateNotFoundError when the template itself is gone; any other error of the API
    *   as it came (the held records then say what was done before it)
    */
-  async carryOut(plan: Plan, declared: readonly KeyedRecord[], options: { purge: boolean }): Promise<void> {
-    for (const [index, request] of plan.requests.entries()) {
+  async carryOut(plan: Plan, declaration: Declaration, guard: PlanGuard = () => {}): Promise<void> {
+    this.untracked = [...plan.untracked];
+    for (const request of plan.requests) {
       try {
         await this.#send(request);
       } catch (err) {
-        if (!isNotFound(err)) throw err;
+        if (!isNotFound(err) || request.method !== "PATCH") throw err;
         if (!namesRecordIds(request)) throw templateNotFound(err, this.#templateId);
-        const add = request.corrections.find((c) => c.kind === "create");
-        // An API that applies part of a refused request may have made it: the PUT below erases it.
-        if (add) this.untracked.push(describeRecord(add.record));
-        const vanished = await this.#findVanished(request.corrections.filter((c) => c.kind !== "create"));
-        if (options.purge) {
-          await this.rewrite(declared, "to restore what was removed outside Pulumi");
-          return;
+        const search = await this.#search(request.corrections, { purge: declaration.settings.purge });
+        const next = planRecovery(this.held, plan, declaration, search);
+        if (this.recoveries.length >= MAX_RECOVERIES) {
+          throw new Error(
+            `template ${this.#templateId}: records kept vanishing while ${MAX_RECOVERIES} recoveries were carried out; run \`pulumi up\` again`,
+            { cause: err },
+          );
         }
-        const readds = vanished.flatMap((c) => (c.kind === "update" || c.kind === "verify" ? [c.to] : []));
-        const later = plan.requests.slice(index + 1).flatMap((r) => r.corrections);
-        for (const c of [...readds.map(createCorrection), ...later]) await this.#sendAlone(c);
+        guard(next);
+        this.recoveries.push(next);
+        log.warn(
+          `template ${this.#templateId}: recovering from records removed outside Pulumi: ${next.text}`,
+        );
+        await this.carryOut(next, declaration, guard);
         return;
       }
     }
   }
 
   /**
-   * Verifies every held record with one request (what `pulumi refresh` does when verification is
-   * on) and drops those that vanished.
+   * Sends a verification (what `pulumi refresh` does when verification is on) and drops the held
+   * records that vanished.
    *
    * @returns the vanished records, as they read in messages
    */
-  async verify(request: PlannedRequest): Promise<string[]> {
-    try {
-      await this.#send(request);
-      return [];
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-      return (await this.#findVanished(request.corrections)).map(describeVanished);
+  async verify(plan: Plan): Promise<string[]> {
+    const vanished: string[] = [];
+    for (const request of plan.requests) {
+      try {
+        await this.#send(request);
+      } catch (err) {
+        if (!isNotFound(err) || request.method !== "PATCH") throw err;
+        const search = await this.#search(request.corrections, { purge: false });
+        vanished.push(...search.vanished.map(describeVanished));
+      }
     }
+    return vanished;
   }
 
-  /** Removes the held records with one request; a record already gone is done. */
+  /** Removes the held records; a record already gone is done. */
   async remove(plan: Plan): Promise<void> {
     for (const request of plan.requests) {
       try {
         await this.#send(request);
       } catch (err) {
         if (!isNotFound(err)) throw err;
-        await this.#findVanished(request.corrections);
+        if (request.method === "PUT" || !namesRecordIds(request))
+          throw templateNotFound(err, this.#templateId);
+        await this.#search(request.corrections, { purge: false });
       }
     }
-  }
-
-  /**
-   * Replaces every record of the template with the declared ones (one PUT): every id is new, and
-   * any add of unknown outcome is erased. With a `reason` (a recovery, not a plain create), the
-   * rewrite is logged as a warning and kept in {@link Execution.rewritten} for the summary.
-   *
-   * @param reason why the template is rewritten, e.g. "to restore what was removed outside Pulumi"
-   */
-  async rewrite(declared: readonly KeyedRecord[], reason?: string): Promise<void> {
-    let ids: string[];
-    try {
-      ids = await this.#api.putRecords(this.#templateId, declared.map(toWireRecord));
-    } catch (err) {
-      if (isNotFound(err)) {
-        this.held = [];
-        this.untracked = [];
-        throw templateNotFound(err, this.#templateId);
-      }
-      throw err;
-    }
-    this.held = declared.map((r, i) => ({ ...r, recordId: ids[i]! }));
-    this.untracked = [];
-    if (reason === undefined) return;
-    this.rewritten = `all ${declared.length} records rewritten with one PUT ${reason} (every record id is new)`;
-    log.warn(
-      `template ${this.#templateId}: rewrote all ${declared.length} declared records with one PUT ${reason} ` +
-        "(the resource owns the template, purge: true): every record id is new",
-    );
   }
 
   async #send(request: PlannedRequest): Promise<void> {
+    if (request.method === "PUT") {
+      await this.#put(request);
+      return;
+    }
     let ids: string[];
     try {
       ids = await this.#api.patchRecords(this.#templateId, request.body);
@@ -166,21 +170,64 @@ export class Execution {
       }
       throw err;
     }
-    this.held = applyAccepted(this.held, request.corrections, ids);
+    try {
+      this.held = applyAccepted(this.held, request.corrections, ids);
+    } catch (err) {
+      // The request applied, but its new ids cannot be told apart: the adds are of unknown outcome.
+      for (const c of request.corrections) {
+        if (c.kind === "create") this.untracked.push(describeRecord(c.record));
+      }
+      this.held = applyAccepted(
+        this.held,
+        request.corrections.filter((c) => c.kind !== "create"),
+        [],
+      );
+      throw err;
+    }
+    this.#progress(request.corrections);
   }
 
-  async #sendAlone(c: Correction): Promise<void> {
+  async #put(request: Extract<PlannedRequest, { method: "PUT" }>): Promise<void> {
+    let ids: string[];
     try {
-      await this.#send(requestOf([c]));
+      ids = await this.#api.putRecords(this.#templateId, request.body);
     } catch (err) {
-      if (isNotFound(err)) throw templateNotFound(err, this.#templateId);
+      if (isNotFound(err)) {
+        this.held = [];
+        this.untracked = [];
+        throw templateNotFound(err, this.#templateId);
+      }
+      if (err instanceof DomainApiError && err.outcome !== "not-applied")
+        this.#putOfUnknownOutcome(request.records);
       throw err;
+    }
+    try {
+      this.held = applyPut(request.records, ids);
+    } catch (err) {
+      if (err instanceof UnattributableAnswerError) this.#putOfUnknownOutcome(request.records);
+      throw err;
+    }
+    this.untracked = [];
+    log.info(
+      `template ${this.#templateId}: wrote ${request.records.length} record(s) with one PUT (every record id is new)`,
+    );
+  }
+
+  /** A PUT that may have applied: none of the old ids exists any more, and no new one is known. */
+  #putOfUnknownOutcome(records: readonly KeyedRecord[]): void {
+    this.held = [];
+    this.untracked = records.map(describeRecord);
+  }
+
+  #progress(corrections: readonly Correction[]): void {
+    for (const c of corrections) {
+      if (c.kind !== "verify") log.info(`template ${this.#templateId}: ${c.message}${idNote(c, this.held)}`);
     }
   }
 
   /** Runs the planner's probes; accepted probes are applied, vanished records leave the held ones. */
-  async #findVanished(refused: Correction[]): Promise<Correction[]> {
-    const search = findVanished(refused);
+  async #search(refused: Correction[], options: { purge: boolean }): Promise<VanishedSearch> {
+    const search = searchVanished(refused, options);
     let step = search.next();
     while (!step.done) {
       let accepted = true;
@@ -192,15 +239,18 @@ export class Execution {
       }
       step = search.next(accepted);
     }
-    const { vanished } = step.value;
-    this.held = withoutVanished(this.held, vanished);
-    if (vanished.length > 0) {
-      const all = vanished.length === refused.length && refused.length > 1;
+    const found = step.value;
+    this.held = withoutVanished(this.held, found.vanished);
+    if (found.vanished.length > 0) {
       log.warn(
-        `template ${this.#templateId}: records removed outside Pulumi${all ? " (none of them exists any more: the template itself may have been removed)" : ""}: ` +
-          vanished.map(describeVanished).join("; "),
+        `template ${this.#templateId}: records removed outside Pulumi: ${found.vanished.map(describeVanished).join("; ")}`,
       );
     }
-    return vanished;
+    if (found.rewrite) {
+      log.warn(
+        `template ${this.#templateId}: a record this resource keeps was removed outside Pulumi; the template is rewritten with one PUT (purge: true)`,
+      );
+    }
+    return found;
   }
 }

@@ -1,62 +1,74 @@
 /**
- * The planner: from the records a template holds (with their ids) and the records the program
- * declares, the corrections to make and the requests that carry them, as dnscontrol's diff engine
- * turns desired vs existing into a short list of corrections (`Correction{Msg, F}`): here each
- * correction carries its message and its part of a request together, and a request is nothing but
- * the corrections it carries.
+ * THE planner. One pure function, {@link planResource}, decides everything about what a
+ * DnsTemplateRecords resource sends: from what the resource holds and what the program declares,
+ * the whole plan, its mode (nothing, PATCH corrections, or a PUT rewrite), the declared records set
+ * aside, its corrections (each with its message and its part of a request) and its summary. The
+ * preview (`diff`), `create`, `update`, `delete`, `read` and `domainapi-plan` all call it, as
+ * octoDNS's `Plan` and dnscontrol's `ByResults` are the one source of their tools' changes; recovery
+ * after a 404 is a new plan of the same function ({@link planRecovery}).
  *
  * Records without changes keep their ids. The service's PATCH does not say in which order it
  * returns the ids of added records, so each request carries at most ONE add (DECISIONS.md, "Record
  * ids"). The first request of an update also verifies every held record it leaves unchanged
- * (DECISIONS.md, "Verified updates"): an `update` item with the values the record already has, so
- * that its 2xx proves every held id still exists. Without `purge`, a request that can be answered
- * 404 (it carries `del`, `update` or verification items) carries no add, so that an API that
- * applies part of a refused request can never make us add a record twice.
+ * (DECISIONS.md, "Verified updates"). Without `purge`, a request that can be answered 404 carries no
+ * add, so that an API that applies part of a refused request can never make us add a record twice.
  *
- * After a 404, {@link findVanished} plans the probes that find which held records vanished.
- *
- * Everything is deterministic and linear apart from sorting (Maps, never nested scans).
- *
- * This module knows neither HTTP nor Pulumi.
+ * Deterministic and linear apart from sorting (Maps, never nested scans). Knows neither HTTP nor Pulumi.
  */
-import type { DelItem, PatchRecordsBody, UpdateItem, WireRecord } from "../client/wire";
 import {
-  canonicalOrder,
-  compareRecords,
-  describeRecord,
-  identityOf,
-  NUMBER_FIELDS,
-  type RecordSpec,
-  type StateRecord,
-  toUpdateItem,
-  toWireRecord,
-} from "./model";
+  type Correction,
+  createCorrection,
+  deleteCorrection,
+  type HeldRecord,
+  type KeyedRecord,
+  type PlannedRequest,
+  putOf,
+  requestOf,
+  updateCorrection,
+  verifyCorrection,
+} from "./corrections";
+import { canonicalOrder, describeRecord } from "./model";
+import { pairRecords } from "./pairing";
+import type { SafetyThreshold } from "./safety";
+import type { VanishedSearch } from "./vanished";
 
-/** A declared record with the key it has in the state (see `state.ts`: keys for readable previews). */
-export interface KeyedRecord extends RecordSpec {
-  key: string;
+/** The settings of a resource, with their defaults applied. */
+export type Settings = {
+  templateId: string;
+  purge: boolean;
+  safetyThreshold: SafetyThreshold | false;
+};
+
+/** What a resource holds, from its stored outputs. */
+export interface Holding {
+  settings: Settings;
+  /** The records the template holds for the resource, with their ids, in canonical order. */
+  held: HeldRecord[];
+  /** Adds of unknown outcome, as they read in messages (`www A 192.0.2.1`). */
+  untracked: string[];
 }
 
-/** A record the resource holds: its values, the id the service gave it, and its key. */
-export interface HeldRecord extends StateRecord {
-  key: string;
+/** What the program declares, from its checked inputs. */
+export interface Declaration {
+  settings: Settings;
+  /** The declared records, normalized and keyed, in canonical order. */
+  declared: KeyedRecord[];
 }
 
 /**
- * One change, with its message for people and its part of a request. `verify` is the unchanged
- * record a request re-states to prove it still exists; it is never shown as a change.
+ * How a plan changes the template: `none` sends nothing; `patch` sends PATCH corrections; `rewrite`
+ * sends one PUT of every declared record (every id new).
  */
-export type Correction =
-  | { kind: "create"; record: KeyedRecord; message: string; add: WireRecord }
-  | { kind: "update"; from: HeldRecord; to: KeyedRecord; message: string; update: UpdateItem }
-  | { kind: "delete"; record: HeldRecord; message: string; del: DelItem }
-  | { kind: "verify"; from: HeldRecord; to: KeyedRecord; message: string; update: UpdateItem };
+export type PlanMode = "none" | "patch" | "rewrite";
 
-/** One PATCH: the corrections it carries, and the body made of exactly their items. */
-export interface PlannedRequest {
-  corrections: Correction[];
-  body: PatchRecordsBody;
-}
+/** Why a plan rewrites the template with one PUT. */
+export type RewriteReason =
+  /** a create with purge: the resource owns the template, and the PUT sets it whole */
+  | "create"
+  /** an earlier add of unknown outcome: only a rewrite surely leaves the template as declared */
+  | "unknown-add"
+  /** a record to keep was removed outside Pulumi (a recovery after a 404) */
+  | "vanished";
 
 /** How many records a plan creates, updates, deletes and leaves alone, and how many requests it sends. */
 export interface PlanSummary {
@@ -67,386 +79,34 @@ export interface PlanSummary {
   requests: number;
 }
 
-/** What to change, for people and for the API. */
+export type { Correction, HeldRecord, KeyedRecord, PlannedRequest } from "./corrections";
+
+/** What one resource sends, for people and for the API. */
 export interface Plan {
+  templateId: string;
+  mode: PlanMode;
+  /** Set exactly when `mode` is `rewrite`. */
+  rewrite?: RewriteReason;
   /** Every change for people: deletes, then modifications, then creates, each in canonical order. */
   corrections: Correction[];
-  /** The PATCH requests, in the order they must be sent. */
+  /** The requests, in the order they must be sent. */
   requests: PlannedRequest[];
   summary: PlanSummary;
-  /** The held records that stay as they are, each with the declared record it stands for. */
-  unchanged: Array<{ from: HeldRecord; to: KeyedRecord }>;
-}
-
-/** How held and declared records correspond. */
-export interface Pairing<H extends StateRecord, D extends RecordSpec> {
-  unchanged: Array<{ from: H; to: D }>;
-  updates: Array<{ from: H; to: D }>;
-  dels: H[];
-  adds: D[];
-}
-
-/** Canonical order, then id: a total order of held records. */
-function compareHeld(a: StateRecord, b: StateRecord): number {
-  return compareRecords(a, b) || (a.recordId < b.recordId ? -1 : a.recordId > b.recordId ? 1 : 0);
-}
-
-/**
- * Pairs held with declared records: exact matches first (they stay), then records of one type and
- * name (updated in place), then records of one type whatever their names (updated, renamed). What
- * is left is deleted (held) or added (declared). Deterministic: the same sets in any order give the
- * same pairing. Also what keeps a record's preview key across updates (`state.ts`).
- *
- * @example
- * pairRecords(held, declared).updates; // [{ from: <www A 192.0.2.1>, to: <www A 192.0.2.2> }]
- */
-export function pairRecords<H extends StateRecord, D extends RecordSpec>(
-  held: readonly H[],
-  desired: readonly D[],
-): Pairing<H, D> {
-  const current = canonicalOrder(held);
-  const wanted = canonicalOrder(desired);
-  const unchanged: Array<{ from: H; to: D }> = [];
-  const exact = Map.groupBy(current, identityOf);
-  const used = new Map<string, number>();
-  const freshDesired: D[] = [];
-  for (const want of wanted) {
-    const identity = identityOf(want);
-    const next = used.get(identity) ?? 0;
-    const match = exact.get(identity)?.[next];
-    if (match) {
-      used.set(identity, next + 1);
-      unchanged.push({ from: match, to: want });
-    } else freshDesired.push(want);
-  }
-  const taken = new Set<H>(unchanged.map((u) => u.from));
-  const staleCurrent = current.filter((r) => !taken.has(r));
-
-  const updates: Array<{ from: H; to: D }> = [];
-  const paired = new Set<H | D>();
-  const zip = (from: readonly H[], to: readonly D[]): void => {
-    for (let i = 0; i < Math.min(from.length, to.length); i++) {
-      updates.push({ from: from[i]!, to: to[i]! });
-      paired.add(from[i]!).add(to[i]!);
-    }
-  };
-  const byTypeAndName = (r: RecordSpec) => `${r.type}\u0000${r.name}`;
-  const desiredByTypeAndName = Map.groupBy(freshDesired, byTypeAndName);
-  for (const [key, from] of Map.groupBy(staleCurrent, byTypeAndName)) {
-    zip(from, desiredByTypeAndName.get(key) ?? []);
-  }
-  const desiredByType = Map.groupBy(
-    freshDesired.filter((r) => !paired.has(r)),
-    (r) => r.type,
-  );
-  for (const [type, from] of Map.groupBy(
-    staleCurrent.filter((r) => !paired.has(r)),
-    (r) => r.type,
-  )) {
-    zip(from, desiredByType.get(type) ?? []);
-  }
-  return {
-    unchanged,
-    updates: updates.sort((a, b) => compareHeld(a.from, b.from)),
-    dels: staleCurrent.filter((r) => !paired.has(r)),
-    adds: freshDesired.filter((r) => !paired.has(r)),
-  };
-}
-
-/** `~ MODIFY @ MX mx1.example.net priority 10 -> 20`: what changes, and what identifies the record. */
-function modifyMessage(from: RecordSpec, to: RecordSpec): string {
-  const changes: string[] = [];
-  if (from.name !== to.name) changes.push(`name ${from.name} -> ${to.name}`);
-  if (from.content !== to.content) changes.push(`content ${from.content} -> ${to.content}`);
-  for (const field of NUMBER_FIELDS) {
-    if (from[field] !== to[field])
-      changes.push(`${field} ${from[field] ?? "(none)"} -> ${to[field] ?? "(none)"}`);
-  }
-  const identity =
-    from.content === to.content ? [from.name, from.type, from.content] : [from.name, from.type];
-  return `~ MODIFY ${identity.join(" ")} ${changes.join(", ")}`;
-}
-
-/** A correction that creates `record`: `+ CREATE www CNAME {domainname}.` */
-export function createCorrection(record: KeyedRecord): Correction {
-  return { kind: "create", record, message: `+ CREATE ${describeRecord(record)}`, add: toWireRecord(record) };
-}
-
-function updateCorrection(from: HeldRecord, to: KeyedRecord): Correction {
-  return {
-    kind: "update",
-    from,
-    to,
-    message: modifyMessage(from, to),
-    update: toUpdateItem(from.recordId, to),
-  };
-}
-
-function deleteCorrection(record: HeldRecord): Correction {
-  return {
-    kind: "delete",
-    record,
-    message: `- DELETE ${describeRecord(record)}`,
-    del: { record_id: record.recordId },
-  };
-}
-
-function verifyCorrection(from: HeldRecord, to: KeyedRecord): Correction {
-  return {
-    kind: "verify",
-    from,
-    to,
-    message: `= VERIFY ${describeRecord(from)}`,
-    update: toUpdateItem(from.recordId, from),
-  };
-}
-
-/**
- * The request that carries exactly `corrections`: their `add`, `update` (changes and
- * verifications) and `del` items; empty arrays are left out.
- *
- * @example
- * requestOf([createCorrection(www)]).body; // { add: [{ name: "www", type: "CNAME", ... }] }
- */
-export function requestOf(corrections: Correction[]): PlannedRequest {
-  const add: WireRecord[] = [];
-  const update: UpdateItem[] = [];
-  const del: DelItem[] = [];
-  for (const c of corrections) {
-    if (c.kind === "create") add.push(c.add);
-    else if (c.kind === "delete") del.push(c.del);
-    else update.push(c.update);
-  }
-  const body: PatchRecordsBody = {};
-  if (add.length > 0) body.add = add;
-  if (update.length > 0) body.update = update;
-  if (del.length > 0) body.del = del;
-  return { corrections, body };
-}
-
-/**
- * Whether a 404 to this request can mean that a held record vanished (it names record ids) rather
- * than that the template is gone.
- */
-export function namesRecordIds(request: PlannedRequest): boolean {
-  return request.corrections.some((c) => c.kind !== "create");
-}
-
-/** Options of {@link planUpdate}. */
-export interface PlanOptions {
+  /** The summary as people read it (`1 to create, ... (2 requests)`, or what a PUT does). */
+  text: string;
   /**
-   * The resource owns the template. Then the first request may carry an add beside the records it
-   * names, because a 404 is followed by one PUT that erases whatever a partly applied request did.
+   * Declared records not planned (no purge): their earlier add is of unknown outcome, so they may
+   * exist, and adding them again could make a duplicate. As they read in messages.
    */
-  purge: boolean;
+  setAside: string[];
+  /** Adds of unknown outcome that are no longer declared: no longer tracked (a last warning). */
+  forgotten: string[];
+  /** The adds of unknown outcome the resource still tracks once the plan is carried out. */
+  untracked: string[];
 }
 
-/**
- * Plans the PATCH requests that turn the records a template holds into the declared ones.
- *
- * Exact matches stay and keep their ids; within each type, records of the same name are updated
- * in place, then the rest regardless of name (renamed); what is left is deleted or added, so a type
- * change is a `del` plus an `add`. When anything changes, the first request carries every `del`
- * and `update` and verifies every unchanged record; each add goes in a request of its own, except
- * that with `purge` the first add rides with the first request. No requests when nothing changes.
- *
- * @param held the records the template holds, with their ids and keys (any order)
- * @param desired the declared records, normalized and keyed (any order)
- * @example
- * const plan = planUpdate(held, [{ key: "www/A", name: "www", type: "A", content: "192.0.2.2" }], { purge: true });
- * plan.corrections.map((c) => c.message); // ["~ MODIFY www A content 192.0.2.1 -> 192.0.2.2"]
- */
-export function planUpdate(
-  held: readonly HeldRecord[],
-  desired: readonly KeyedRecord[],
-  options: PlanOptions,
-): Plan {
-  const p = pairRecords(held, desired);
-  const corrections = [
-    ...p.dels.map(deleteCorrection),
-    ...p.updates.map(({ from, to }) => updateCorrection(from, to)),
-    ...p.adds.map(createCorrection),
-  ];
-  const requests: PlannedRequest[] = [];
-  if (corrections.length > 0) {
-    const named = [
-      ...corrections.filter((c) => c.kind !== "create"),
-      ...p.unchanged.map(({ from, to }) => verifyCorrection(from, to)),
-    ];
-    const creates = corrections.filter((c) => c.kind === "create");
-    // Without ids to name, a request can only be refused because the template is gone.
-    const firstAdd = options.purge || named.length === 0 ? creates.shift() : undefined;
-    const first = firstAdd ? [...named, firstAdd] : named;
-    if (first.length > 0) requests.push(requestOf(first));
-    for (const create of creates) requests.push(requestOf([create]));
-  }
-  return {
-    corrections,
-    requests,
-    unchanged: p.unchanged,
-    summary: {
-      creates: p.adds.length,
-      updates: p.updates.length,
-      deletes: p.dels.length,
-      unchanged: p.unchanged.length,
-      requests: requests.length,
-    },
-  };
-}
-
-/**
- * Plans the removal of every held record: one request with all `del` items, or none.
- *
- * @example
- * planDelete(held).requests[0]?.body; // { del: [{ record_id: "r1" }, ...] }
- */
-export function planDelete(held: readonly HeldRecord[]): Plan {
-  const corrections = canonicalOrder(held).map(deleteCorrection);
-  const requests = corrections.length > 0 ? [requestOf(corrections)] : [];
-  return {
-    corrections,
-    requests,
-    unchanged: [],
-    summary: { creates: 0, updates: 0, deletes: held.length, unchanged: 0, requests: requests.length },
-  };
-}
-
-/**
- * Plans the verification of every held record (what `pulumi refresh` sends when verification is
- * on): one request that re-states each record with the values it has, or none.
- *
- * @example
- * planVerify(held).requests[0]?.body; // { update: [{ record_id: "r1", name: "www", content: "..." }] }
- */
-export function planVerify(held: readonly HeldRecord[]): Plan {
-  const ordered = canonicalOrder(held);
-  const requests = ordered.length > 0 ? [requestOf(ordered.map((r) => verifyCorrection(r, r)))] : [];
-  return {
-    corrections: [],
-    requests,
-    unchanged: ordered.map((r) => ({ from: r, to: r })),
-    summary: { creates: 0, updates: 0, deletes: 0, unchanged: held.length, requests: requests.length },
-  };
-}
-
-/** The first half (rounded up) and the rest. */
-function halves<T>(items: readonly T[]): [T[], T[]] {
-  const middle = Math.ceil(items.length / 2);
-  return [items.slice(0, middle), items.slice(middle)];
-}
-
-/** What {@link findVanished} found. */
-export interface VanishedSearch {
-  /** Corrections whose record id the API no longer knows. */
-  vanished: Correction[];
-  /** Corrections of probes the API accepted: applied, their records exist. */
-  applied: Correction[];
-}
-
-/**
- * Plans the probes that find which corrections of a request answered 404 name a record that no
- * longer exists (the API validates a PATCH as a whole, so a 404 does not say which). A generator:
- * each `yield` is the corrections of the next probe to send (a PATCH of just those, see
- * {@link requestOf}); the caller resumes it with `true` when the probe was accepted, `false` when
- * it was answered 404. Groups are halved, so `k` vanished records among `n` cost about
- * `2k log2(n/k)` probes rather than `n`; when the first half of a refused group is accepted, the
- * second is known to be refused without asking. Only corrections that name an id may be searched.
- *
- * @param refused the corrections of the refused request that name a record id
- * @example
- * const search = findVanished(refused);
- * for (let step = search.next(); !step.done; ) step = search.next(await accepted(requestOf(step.value)));
- */
-export function* findVanished(
-  refused: readonly Correction[],
-): Generator<Correction[], VanishedSearch, boolean> {
-  const found: VanishedSearch = { vanished: [], applied: [] };
-  // `group` is known to be refused: it holds at least one vanished record.
-  function* within(group: Correction[]): Generator<Correction[], void, boolean> {
-    if (group.length === 1) {
-      found.vanished.push(group[0]!);
-      return;
-    }
-    const [first, second] = halves(group);
-    if (yield first) {
-      found.applied.push(...first);
-      yield* within(second);
-      return;
-    }
-    yield* within(first);
-    if (yield second) found.applied.push(...second);
-    else yield* within(second);
-  }
-  if (refused.some((c) => c.kind === "create")) {
-    throw new Error("findVanished: an add names no record id; search only del, update and verify items");
-  }
-  if (refused.length > 0) yield* within([...refused]);
-  return found;
-}
-
-function withKey(r: RecordSpec, recordId: string, key: string): HeldRecord {
-  return { ...r, recordId, key };
-}
-
-/**
- * The held records after the API accepted a request carrying `corrections`: deletes removed,
- * updates applied in place (ids kept), verified records keyed as declared, the create (if any)
- * added under `newIds[0]`. Returns a new array in canonical order; `held` is not changed. A
- * correction whose record is already gone is fine (a `del` of a record that vanished is done).
- *
- * @param newIds the ids the service returned: one if the request adds a record, else none
- * @throws Error if `newIds` does not hold one id per add, or a new id is empty or already in use
- * @example
- * let held = before;
- * for (const request of plan.requests) held = applyAccepted(held, request.corrections, await send(request.body));
- */
-export function applyAccepted(
-  held: readonly HeldRecord[],
-  corrections: readonly Correction[],
-  newIds: readonly string[],
-): HeldRecord[] {
-  const creates = corrections.filter((c) => c.kind === "create");
-  if (newIds.length !== creates.length) {
-    throw new Error(
-      `the request added ${creates.length} record(s) but ${newIds.length} record id(s) came back (${JSON.stringify(newIds)}); ` +
-        "the new records cannot be attributed, so the state is not updated",
-    );
-  }
-  const byId = new Map(held.map((r) => [r.recordId, r]));
-  for (const c of corrections) {
-    if (c.kind === "delete") byId.delete(c.record.recordId);
-    else if (c.kind === "update") {
-      if (byId.has(c.from.recordId)) byId.set(c.from.recordId, withKey(c.to, c.from.recordId, c.to.key));
-    } else if (c.kind === "verify") {
-      const r = byId.get(c.from.recordId);
-      if (r) byId.set(r.recordId, { ...r, key: c.to.key });
-    }
-  }
-  creates.forEach((c, i) => {
-    const id = newIds[i]!;
-    if (id === "" || byId.has(id)) {
-      throw new Error(
-        `the service returned the record id "${id}" for a new record, but it is empty or already in use`,
-      );
-    }
-    byId.set(id, withKey(c.record, id, c.record.key));
-  });
-  return canonicalOrder([...byId.values()]);
-}
-
-/**
- * The held records without those of `vanished` corrections: what exists once a search found them.
- *
- * @example
- * held = withoutVanished(held, search.vanished);
- */
-export function withoutVanished(held: readonly HeldRecord[], vanished: readonly Correction[]): HeldRecord[] {
-  const gone = new Set(
-    vanished.map((c) =>
-      c.kind === "delete" ? c.record.recordId : c.kind === "create" ? "" : c.from.recordId,
-    ),
-  );
-  return held.filter((r) => !gone.has(r.recordId));
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 /**
@@ -457,6 +117,240 @@ export function withoutVanished(held: readonly HeldRecord[], vanished: readonly 
  * // "0 to create, 1 to update, 0 to delete, 4 unchanged (1 request)"
  */
 export function formatSummary(s: PlanSummary): string {
-  const requests = `${s.requests} ${s.requests === 1 ? "request" : "requests"}`;
-  return `${s.creates} to create, ${s.updates} to update, ${s.deletes} to delete, ${s.unchanged} unchanged (${requests})`;
+  return `${s.creates} to create, ${s.updates} to update, ${s.deletes} to delete, ${s.unchanged} unchanged (${plural(s.requests, "request")})`;
+}
+
+function rewriteText(reason: RewriteReason, creates: number, deletes: number): string {
+  switch (reason) {
+    case "create":
+      return `${creates} to create (1 request: a PUT, which replaces whatever records the template held)`;
+    case "unknown-add":
+      return `${creates} to create, ${deletes} to delete (1 request: a PUT of every record after an earlier add of unknown outcome; every id is new)`;
+    case "vanished":
+      return `all ${creates} records rewritten with one PUT to restore what was removed outside Pulumi (every record id is new)`;
+  }
+}
+
+/** Options of {@link planUpdate}. */
+interface PatchOptions {
+  /**
+   * The resource owns the template. Then the first request may carry an add beside the records it
+   * names, because a 404 is followed by one PUT that erases whatever a partly applied request did.
+   */
+  purge: boolean;
+  /** Re-state every unchanged held record in the first request (off only for a recovery, which just proved them). */
+  verify: boolean;
+}
+
+/**
+ * The PATCH plan that turns the held records into the declared ones: exact matches stay and keep
+ * their ids; paired records are updated in place (`pairing.ts`); what is left is deleted or added.
+ * When anything changes, the first request carries every `del` and `update` and verifies every
+ * unchanged record; each add goes in a request of its own, except that with `purge` the first add
+ * rides with the first request.
+ */
+function planPatch(
+  templateId: string,
+  held: readonly HeldRecord[],
+  desired: readonly KeyedRecord[],
+  options: PatchOptions,
+): Omit<Plan, "setAside" | "forgotten" | "untracked"> {
+  const p = pairRecords(held, desired);
+  const corrections = [
+    ...p.dels.map(deleteCorrection),
+    ...p.updates.map(({ from, to }) => updateCorrection(from, to)),
+    ...p.adds.map(createCorrection),
+  ];
+  const requests: PlannedRequest[] = [];
+  if (corrections.length > 0) {
+    const named = [
+      ...corrections.filter((c) => c.kind !== "create"),
+      ...(options.verify ? p.unchanged.map(({ from, to }) => verifyCorrection(from, to)) : []),
+    ];
+    const creates = corrections.filter((c) => c.kind === "create");
+    // Without ids to name, a request can only be refused because the template is gone.
+    const firstAdd = options.purge || named.length === 0 ? creates.shift() : undefined;
+    const first = firstAdd ? [...named, firstAdd] : named;
+    if (first.length > 0) requests.push(requestOf(first));
+    for (const create of creates) requests.push(requestOf([create]));
+  }
+  const summary = {
+    creates: p.adds.length,
+    updates: p.updates.length,
+    deletes: p.dels.length,
+    unchanged: p.unchanged.length,
+    requests: requests.length,
+  };
+  return {
+    templateId,
+    mode: requests.length > 0 ? "patch" : "none",
+    corrections,
+    requests,
+    summary,
+    text: formatSummary(summary),
+  };
+}
+
+function planRewrite(
+  templateId: string,
+  held: readonly HeldRecord[],
+  declared: readonly KeyedRecord[],
+  reason: RewriteReason,
+): Omit<Plan, "setAside" | "forgotten" | "untracked"> {
+  // Every held id goes and every declared record comes with a new id: the truth about ids.
+  const deletes = reason === "create" ? [] : canonicalOrder(held).map(deleteCorrection);
+  const creates = canonicalOrder(declared).map(createCorrection);
+  const summary = { creates: creates.length, updates: 0, deletes: deletes.length, unchanged: 0, requests: 1 };
+  return {
+    templateId,
+    mode: "rewrite",
+    rewrite: reason,
+    corrections: [...deletes, ...creates],
+    requests: [putOf(declared)],
+    summary,
+    text: rewriteText(reason, creates.length, deletes.length),
+  };
+}
+
+/**
+ * Without purge, a declared record whose add is of unknown outcome is not planned again: it may
+ * exist, and adding it again could make a duplicate. It stays tracked for as long as it is
+ * declared; once it is not, it is forgotten (with a last warning).
+ */
+function setAsideUnknownAdds(
+  untracked: readonly string[],
+  declared: readonly KeyedRecord[],
+): { planned: KeyedRecord[]; setAside: string[]; forgotten: string[] } {
+  if (untracked.length === 0) return { planned: [...declared], setAside: [], forgotten: [] };
+  const unknown = new Set(untracked);
+  const planned = declared.filter((r) => !unknown.has(describeRecord(r)));
+  const stillDeclared = new Set(declared.map(describeRecord));
+  return {
+    planned,
+    setAside: untracked.filter((u) => stillDeclared.has(u)),
+    forgotten: untracked.filter((u) => !stillDeclared.has(u)),
+  };
+}
+
+/**
+ * THE plan of one resource: what `create` (nothing held yet), `update` or `delete` (nothing declared)
+ * sends, and what the preview and the pull-request plan show.
+ *
+ * - Create: with purge, one PUT of every record (the resource owns the template); without, PATCHes.
+ * - Update: after an add of unknown outcome, with purge, one PUT of every record; without purge the
+ *   declared records whose add is of unknown outcome are set aside; otherwise the minimal verified
+ *   PATCH plan.
+ * - Delete: one PATCH removing the held records; after an add of unknown outcome, with purge, one PUT
+ *   of no records (only emptying the template removes a record whose id was never learned).
+ *
+ * @param before what the resource holds (`undefined` for a create)
+ * @param after what the program declares (`undefined` for a delete)
+ * @example
+ * const plan = planResource(decodeOutputs(olds), decodeInputs(news));
+ * plan.corrections.map((c) => c.message); // ["~ MODIFY www A content 192.0.2.1 -> 192.0.2.2"]
+ */
+export function planResource(before: Holding | undefined, after: Declaration | undefined): Plan {
+  if (after === undefined) {
+    if (before === undefined) throw new RangeError("planResource: a resource neither held nor declared");
+    const { settings, held, untracked } = before;
+    const removesAll = untracked.length > 0 && settings.purge;
+    if (removesAll) {
+      const plan = planRewrite(settings.templateId, held, [], "unknown-add");
+      const text = `${held.length} to delete (1 request: a PUT of no records, which also removes what an add of unknown outcome may have made)`;
+      return { ...plan, text, setAside: [], forgotten: [], untracked: [] };
+    }
+    const corrections = canonicalOrder(held).map(deleteCorrection);
+    const requests = corrections.length > 0 ? [requestOf(corrections)] : [];
+    const summary = { creates: 0, updates: 0, deletes: held.length, unchanged: 0, requests: requests.length };
+    return {
+      templateId: settings.templateId,
+      mode: requests.length > 0 ? "patch" : "none",
+      corrections,
+      requests,
+      summary,
+      text: formatSummary(summary),
+      setAside: [],
+      // A resource that goes stops tracking its adds of unknown outcome: say so once more.
+      forgotten: [...untracked],
+      untracked: [],
+    };
+  }
+  const { settings, declared } = after;
+  const held = before?.held ?? [];
+  const untracked = before?.untracked ?? [];
+  if (settings.purge && (before === undefined || untracked.length > 0)) {
+    const plan = planRewrite(
+      settings.templateId,
+      held,
+      declared,
+      before === undefined ? "create" : "unknown-add",
+    );
+    return { ...plan, setAside: [], forgotten: [], untracked: [] };
+  }
+  const aside = settings.purge
+    ? { planned: declared, setAside: [], forgotten: [] }
+    : setAsideUnknownAdds(untracked, declared);
+  const plan = planPatch(settings.templateId, held, aside.planned, { purge: settings.purge, verify: true });
+  return { ...plan, setAside: aside.setAside, forgotten: aside.forgotten, untracked: aside.setAside };
+}
+
+/**
+ * The plan after a request was refused with 404 and the search found what vanished: with purge,
+ * when a record to keep is gone, one PUT of every declared record; otherwise the PATCH plan from
+ * what exists now (`held`: the vanished records gone, the accepted probes applied) to the
+ * declared records, without verifying again what the search just proved: a vanished deletion is
+ * done, a vanished record to keep is added again, and nothing else is touched.
+ *
+ * @param held the records the template holds now, as the search proved
+ * @param plan the plan whose request was refused (its settings, set-aside records and tracking)
+ * @param declared the declared records (all of them; those set aside by `plan` stay aside)
+ * @example
+ * const next = planRecovery(run.held, plan, declared, search);
+ */
+export function planRecovery(
+  held: readonly HeldRecord[],
+  plan: Plan,
+  declared: Declaration,
+  search: VanishedSearch,
+): Plan {
+  const { settings } = declared;
+  const keptVanished = search.vanished.some((c) => c.kind !== "delete");
+  if (settings.purge && (search.rewrite || keptVanished)) {
+    const rewrite = planRewrite(settings.templateId, held, declared.declared, "vanished");
+    return { ...rewrite, setAside: [], forgotten: plan.forgotten, untracked: [] };
+  }
+  const aside = new Set(plan.setAside);
+  const planned = declared.declared.filter((r) => !aside.has(describeRecord(r)));
+  const patch = planPatch(settings.templateId, held, planned, { purge: settings.purge, verify: false });
+  return { ...patch, setAside: plan.setAside, forgotten: plan.forgotten, untracked: plan.untracked };
+}
+
+/**
+ * The verification of every held record (what `pulumi refresh` sends when verification is on):
+ * one request that re-states each record with the values it has, or none.
+ *
+ * @example
+ * planVerify(holding).requests[0]; // { method: "PATCH", body: { update: [{ record_id: "r1", ... }] } }
+ */
+export function planVerify(holding: Holding): Plan {
+  const ordered = canonicalOrder(holding.held);
+  const requests = ordered.length > 0 ? [requestOf(ordered.map((r) => verifyCorrection(r, r)))] : [];
+  const summary = {
+    creates: 0,
+    updates: 0,
+    deletes: 0,
+    unchanged: ordered.length,
+    requests: requests.length,
+  };
+  return {
+    templateId: holding.settings.templateId,
+    mode: requests.length > 0 ? "patch" : "none",
+    corrections: [],
+    requests,
+    summary,
+    text: formatSummary(summary),
+    setAside: [],
+    forgotten: [],
+    untracked: [...holding.untracked],
+  };
 }

@@ -1,7 +1,8 @@
 /**
  * DnsTemplateRecords' provider methods. Each one reads the same way: decode what the engine hands
- * it once (`state.ts`), plan once (`plan.ts`, with `safety.ts`), carry the plan out (`apply.ts`
- * through the client), encode the result once. Nothing here converts records or builds a request.
+ * it once (`state.ts`), ask THE planner once (`plan.ts`), carry the plan out (`apply.ts` through
+ * the client), encode the result once. Nothing here converts records, builds a request or decides
+ * what to send.
  */
 import { randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
@@ -11,31 +12,71 @@ import { containsUnknown, unknownInputs } from "../engine";
 import * as log from "../log";
 import { PartialFailure } from "../partialFailure";
 import { client, configure as configureSession } from "../session";
-import { Execution } from "./apply";
-import { describeRecord } from "./model";
-import { formatSummary, type KeyedRecord, type Plan, planDelete, planUpdate, planVerify } from "./plan";
+import { Execution, type PlanGuard } from "./apply";
+import { EXPECT_PLAN_ENV, parseExpectation, refusalOf } from "./digest";
+import type { InputIssue } from "./issues";
+import { type Declaration, type Holding, type Plan, planResource, planVerify } from "./plan";
 import { checkSafety } from "./safety";
-import { type Decoded, decode, encodeInputs, encodeOutputs, keyDeclared, type Settings } from "./state";
+import {
+  type CheckedInputs,
+  decodeInputs,
+  decodeOutputs,
+  encodeInputs,
+  encodeOutputs,
+  keyDeclared,
+  type RecordsOutputs,
+  type Settings,
+} from "./state";
 import { validateTemplateRecordsInputs } from "./validate";
 
+/** The engine's property bag, as it hands it to a method (values are checked where they are read). */
 type Props = Record<string, unknown>;
 
 const INPUTS = ["templateId", "records", "purge", "safetyThreshold"];
 
-/** The setting that makes `pulumi refresh` verify the held records (a write request: off by default). */
-export const VERIFY_ON_REFRESH = { config: "domainapi:verifyOnRefresh", env: "DOMAINAPI_VERIFY_ON_REFRESH" };
+/**
+ * The environment variable that makes one `pulumi refresh` verify the held records. It is read from
+ * the environment only: a provider cannot tell the refresh of `pulumi preview --refresh` from
+ * `pulumi refresh` (the engine's Read carries no preview flag), and verification writes, so it must
+ * be switched on for the one command, never for a stack.
+ */
+export const VERIFY_ON_REFRESH_ENV = "DOMAINAPI_VERIFY_ON_REFRESH";
 
-let verifyOnRefreshConfig: string | undefined;
+/** The stack setting that earlier rounds read; now refused with a warning (see {@link VERIFY_ON_REFRESH_ENV}). */
+const VERIFY_ON_REFRESH_CONFIG = "domainapi:verifyOnRefresh";
 
-/** Records the stack config of a `configure()` call: the client's settings and the refresh switch. */
+/** Records the stack config of a `configure()` call. */
 export function configure(req: pulumi.dynamic.ConfigureRequest): void {
   configureSession(req);
-  verifyOnRefreshConfig = req.config.get(VERIFY_ON_REFRESH.config);
+  if (req.config.get(VERIFY_ON_REFRESH_CONFIG) !== undefined) {
+    log.warn(
+      `${VERIFY_ON_REFRESH_CONFIG} is not read: a stack setting would also verify (a write request) during ` +
+        "`pulumi preview --refresh`, which a provider cannot tell from `pulumi refresh`. Remove it and run " +
+        `\`${VERIFY_ON_REFRESH_ENV}=1 pulumi refresh\` when you want one refresh to verify the records.`,
+    );
+  }
 }
 
 function verifyOnRefresh(): boolean {
-  const value = (verifyOnRefreshConfig ?? process.env[VERIFY_ON_REFRESH.env] ?? "").trim().toLowerCase();
+  const value = (process.env[VERIFY_ON_REFRESH_ENV] ?? "").trim().toLowerCase();
   return value === "true" || value === "1" || value === "on" || value === "yes";
+}
+
+/**
+ * A failure as the engine prints it best. The engine shows a failure's property by looking its
+ * name up among the top-level inputs, so a path into the records (`records[3].content`) would
+ * print as `{<nil>}`, and `records` itself as the whole record list: both go in the reason, with
+ * an empty property, so the message starts with what is wrong.
+ */
+function checkFailure(issue: InputIssue): pulumi.dynamic.CheckFailure {
+  if (
+    issue.property === "records" ||
+    issue.property.startsWith("records[") ||
+    issue.property.startsWith("records.")
+  ) {
+    return { property: "", reason: `${issue.property}: ${issue.reason}` };
+  }
+  return issue;
 }
 
 /**
@@ -43,7 +84,7 @@ function verifyOnRefresh(): boolean {
  * how to fix it. Records keep the keys they had in the previous inputs (readable previews), and on
  * an update the safety threshold applies, so a mass change already stops `pulumi preview`.
  */
-export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult<Props>> {
   const misnamed = unknownInputs(news, INPUTS, "DnsTemplateRecords");
   if (containsUnknown(news)) {
     // Part of the inputs is only known after other resources are created: validate the rest at
@@ -51,21 +92,28 @@ export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.Ch
     return misnamed.length > 0 ? { inputs: news, failures: misnamed } : { inputs: news };
   }
   const previous =
-    olds.records !== undefined && olds.templateId === news.templateId ? decode(olds) : undefined;
+    olds.records !== undefined && olds.templateId === news.templateId ? decodeInputs(olds) : undefined;
   // A program gives a list; the engine may hand back exactly the keyed records check() stored.
   const restated = previous !== undefined && isDeepStrictEqual(news.records, olds.records);
   const records = restated ? previous.declared.map(({ key: _key, ...r }) => r) : news.records;
   const { inputs: valid, issues } = validateTemplateRecordsInputs({ ...news, records });
-  const failures = [...misnamed, ...issues];
+  const failures = [...misnamed, ...issues.map(checkFailure)];
   if (!valid || failures.length > 0) return { inputs: news, failures };
 
   const { declared, changes } = keyDeclared(valid.records, previous?.declared ?? []);
   if (previous !== undefined) {
     const refusal = checkSafety(previous.declared.length, changes, valid.safetyThreshold);
-    if (refusal) return { inputs: news, failures: [{ property: "records", reason: refusal }] };
+    if (refusal) return { inputs: news, failures: [{ property: "", reason: refusal }] };
   }
   const { records: _records, ...settings } = valid;
   return { inputs: { ...encodeInputs(settings, declared) } };
+}
+
+/** The plan of an update, logged for the preview: diff is the one method a preview calls. */
+function announce(plan: Plan): void {
+  const lines = plan.corrections.map((c) => `  ${c.message}`);
+  const aside = plan.setAside.map((r) => `  (set aside: ${r}: its earlier add is of unknown outcome)`);
+  log.info([`template ${plan.templateId}: ${plan.text}`, ...lines, ...aside].join("\n"));
 }
 
 /** A new template is a new resource; anything else about the records is an update. */
@@ -74,81 +122,33 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<pulum
     return { changes: true, replaces: ["templateId"] };
   }
   if (containsUnknown(news)) return { changes: true };
-  const old = decode(olds);
-  const wanted = decode(news);
-  if (old.untracked.length > 0 && wanted.settings.purge) {
-    log.info(`template ${wanted.settings.templateId}: ${rewriteSummary(wanted)}`);
-    return { changes: true };
-  }
-  const plan = planUpdate(old.held, unknownAddsAside(old, wanted).declared, wanted.settings);
-  // The preview shows the plan as `up` will carry it out: diff is the one method a preview calls.
-  if (plan.requests.length > 0) announce(wanted.settings.templateId, plan);
+  const holding = decodeOutputs(olds);
+  const wanted = decodeInputs(news);
+  const plan = planResource(holding, wanted);
+  if (plan.requests.length > 0) announce(plan);
   const settingsChanged =
-    old.settings.purge !== wanted.settings.purge ||
-    !isDeepStrictEqual(old.settings.safetyThreshold, wanted.settings.safetyThreshold);
-  return { changes: plan.requests.length > 0 || old.untracked.length > 0 || settingsChanged };
+    holding.settings.purge !== wanted.settings.purge ||
+    !isDeepStrictEqual(holding.settings.safetyThreshold, wanted.settings.safetyThreshold);
+  const trackingChanged = !isDeepStrictEqual(plan.untracked, holding.untracked);
+  return { changes: plan.requests.length > 0 || settingsChanged || trackingChanged };
 }
 
 /**
- * Without purge, a declared record whose add is of unknown outcome is not planned again: it may
- * exist, and adding it again could make a duplicate. It stays listed as untracked (and each update
- * says so) for as long as it is declared; once it is not, it is forgotten with a last warning.
+ * The guard of `DOMAINAPI_EXPECT_PLAN`: with reviewed digests set, a plan (first or recovery) that
+ * is not among them is refused before anything is sent for it.
  */
-function unknownAddsAside(
-  old: Decoded,
-  wanted: Decoded,
-): { declared: KeyedRecord[]; untracked: string[]; forgotten: string[] } {
-  if (wanted.settings.purge || old.untracked.length === 0) {
-    return { declared: wanted.declared, untracked: old.untracked, forgotten: [] };
-  }
-  const unknown = new Set(old.untracked);
-  const declared = wanted.declared.filter((r) => !unknown.has(describeRecord(r)));
-  const stillDeclared = new Set(wanted.declared.map(describeRecord));
-  return {
-    declared,
-    untracked: old.untracked.filter((u) => stillDeclared.has(u)),
-    forgotten: old.untracked.filter((u) => !stillDeclared.has(u)),
+function reviewedPlansGuard(): PlanGuard {
+  const reviewed = parseExpectation(process.env[EXPECT_PLAN_ENV]);
+  return (plan) => {
+    const refusal = refusalOf(plan, reviewed);
+    if (refusal) throw new Error(refusal);
   };
-}
-
-function announce(templateId: string, plan: Plan): void {
-  const lines = plan.corrections.map((c) => `  ${c.message}`);
-  log.info([`template ${templateId}: ${formatSummary(plan.summary)}`, ...lines].join("\n"));
-}
-
-function rewriteSummary(wanted: Decoded): string {
-  return `${wanted.declared.length} records rewritten with one PUT after an earlier add of unknown outcome`;
-}
-
-/**
- * What a create with purge did. Not the planner's summary: its one PUT replaces whatever the
- * template held, records made outside Pulumi included, and the API does not say how many there
- * were, so "0 to delete" would not be true.
- */
-function putSummary(creates: number): string {
-  return `${creates} to create (1 request: a PUT, which replaces whatever records the template held)`;
 }
 
 function resourceId(settings: Settings): string {
   // With purge the resource owns its template, so the template id is the resource's identity;
   // without it several resources may share one template.
   return settings.purge ? settings.templateId : `${settings.templateId}/${randomUUID().slice(0, 8)}`;
-}
-
-/**
- * The error the engine shows for a failure part-way: the API's error (status, outcome, its words)
- * with what to do next, the state reached so far, and the API's error as its `cause`.
- */
-function partialFailure(
-  err: unknown,
-  id: string,
-  run: Execution,
-  settings: Settings,
-  summary: string,
-  inputs: Props,
-) {
-  const outputs = encodeOutputs(settings, run.held, `failed: ${summary}`, run.untracked);
-  return new PartialFailure(describeFailure(err, settings), id, { ...outputs }, inputs, err);
 }
 
 function describeFailure(err: unknown, settings: Settings): string {
@@ -164,100 +164,105 @@ function describeFailure(err: unknown, settings: Settings): string {
   return `${message} ${facts}`;
 }
 
-/** Create: one PUT of every record, or with `purge: false`, one PATCH per added record. */
-export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
-  const { settings, declared } = decode(inputs);
-  const id = resourceId(settings);
-  const run = new Execution(client(), settings.templateId, [], []);
-  if (settings.purge) {
-    await run.rewrite(declared);
-    const summary = putSummary(declared.length);
-    log.info(`template ${settings.templateId}: ${summary}`);
-    return { id, outs: encodeOutputs(settings, run.held, summary) };
-  }
-  const plan = planUpdate([], declared, settings);
-  const summary = formatSummary(plan.summary);
-  announce(settings.templateId, plan);
-  try {
-    await run.carryOut(plan, declared, settings);
-  } catch (err) {
-    if (run.held.length === 0 && run.untracked.length === 0) throw err;
-    throw partialFailure(err, id, run, settings, summary, inputs);
-  }
-  return { id, outs: encodeOutputs(settings, run.held, summary, run.untracked) };
+/** What the outputs say was done: the plan, then each recovery the run needed. */
+function whatWasDone(plan: Plan, run: Execution): string {
+  return [plan.text, ...run.recoveries.map((r) => `then ${r.text}`)].join("; ");
 }
 
-/** Update: the planner's minimal PATCH plan, verified; unchanged records keep their ids. */
-export async function update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
-  const old = decode(olds);
-  const wanted = decode(news);
-  const { settings, declared } = wanted;
-  // An earlier add may have landed without us learning its id; with purge, only a full rewrite is
-  // sure to leave the template exactly as declared.
-  const rewrite = old.untracked.length > 0 && settings.purge;
-  const aside = unknownAddsAside(old, wanted);
-  if (aside.forgotten.length > 0) {
+/**
+ * Carries `plan` out and encodes the outputs. A failure part-way becomes a {@link PartialFailure}
+ * carrying the state reached (unless nothing at all was done on a create, which then simply fails).
+ */
+async function carryOut(
+  id: string,
+  plan: Plan,
+  holding: Holding,
+  wanted: Declaration,
+  inputs: Props,
+  isCreate: boolean,
+): Promise<RecordsOutputs> {
+  const guard = reviewedPlansGuard();
+  guard(plan);
+  for (const gone of plan.forgotten) {
     log.warn(
-      `template ${settings.templateId}: no longer declared, so no longer tracked: ${aside.forgotten.join("; ")}. ` +
+      `template ${plan.templateId}: no longer declared, so no longer tracked: ${gone}. ` +
         "Its add's outcome was never known: if the record exists in the template, remove it by hand.",
     );
   }
-  const run = new Execution(
-    client(),
-    settings.templateId,
-    old.held,
-    rewrite ? old.untracked : aside.untracked,
-  );
-  const plan = rewrite ? undefined : planUpdate(old.held, aside.declared, settings);
-  const summary = plan ? formatSummary(plan.summary) : rewriteSummary(wanted);
+  if (plan.requests.length > 0) announce(plan);
+  const run = new Execution(client(), holding);
   try {
-    if (plan) await run.carryOut(plan, declared, settings);
-    else await run.rewrite(declared, "after an earlier add of unknown outcome");
+    await run.carryOut(plan, wanted, guard);
   } catch (err) {
-    throw partialFailure(err, id, run, settings, summary, news);
+    if (isCreate && run.held.length === 0 && run.untracked.length === 0) throw err;
+    const outputs = encodeOutputs(
+      wanted.settings,
+      run.held,
+      `failed: ${whatWasDone(plan, run)}`,
+      run.untracked,
+    );
+    throw new PartialFailure(describeFailure(err, wanted.settings), id, { ...outputs }, inputs, err);
   }
   if (run.untracked.length > 0) {
     log.warn(
-      `template ${settings.templateId}: ${run.untracked.length} add(s) of unknown outcome may have created records this resource does not track: ` +
+      `template ${plan.templateId}: ${run.untracked.length} add(s) of unknown outcome may have created records this resource does not track: ` +
         `${run.untracked.join("; ")}. With purge: false they are never added again automatically; check the template for duplicates.`,
     );
   }
-  const done = plan && run.rewritten ? `${summary}; then ${run.rewritten}` : summary;
-  return { outs: encodeOutputs(settings, run.held, done, run.untracked) };
+  return encodeOutputs(wanted.settings, run.held, whatWasDone(plan, run), run.untracked);
 }
 
-/** Delete: one PATCH removing the records this resource holds; what is already gone is done. */
+/** Create: the planner's plan from nothing (one PUT with purge, PATCHes without). */
+export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult<RecordsOutputs>> {
+  const wanted = decodeInputs(inputs);
+  const id = resourceId(wanted.settings);
+  const holding = { settings: wanted.settings, held: [], untracked: [] };
+  const plan = planResource(undefined, wanted);
+  return { id, outs: await carryOut(id, plan, holding, wanted, inputs, true) };
+}
+
+/** Update: the planner's minimal verified PATCH plan (or its rewrite); unchanged records keep their ids. */
+export async function update(
+  id: string,
+  olds: Props,
+  news: Props,
+): Promise<pulumi.dynamic.UpdateResult<RecordsOutputs>> {
+  const holding = decodeOutputs(olds);
+  const wanted = decodeInputs(news);
+  const plan = planResource(holding, wanted);
+  return { outs: await carryOut(id, plan, holding, wanted, news, false) };
+}
+
+/** Delete: the planner's removal of every held record; what is already gone is done. */
 export async function delete_(_id: string, props: Props): Promise<void> {
-  const { settings, held, untracked } = decode(props);
-  const run = new Execution(client(), settings.templateId, held, untracked);
-  if (untracked.length > 0 && settings.purge) {
-    // Only emptying the template removes a record whose add's answer was lost.
-    await run.rewrite([]).catch((err: unknown) => {
-      if (!(err instanceof DomainApiError && err.code === "DOMAINAPI_TEMPLATE_NOT_FOUND")) throw err;
-      log.info(`template ${settings.templateId} no longer exists; nothing left to remove`);
-    });
-    return;
+  const holding = decodeOutputs(props);
+  const plan = planResource(holding, undefined);
+  reviewedPlansGuard()(plan);
+  const run = new Execution(client(), holding);
+  try {
+    await run.remove(plan);
+  } catch (err) {
+    if (!(err instanceof DomainApiError && err.code === "DOMAINAPI_TEMPLATE_NOT_FOUND")) throw err;
+    log.info(`template ${plan.templateId} no longer exists; nothing left to remove`);
   }
-  await run.remove(planDelete(held));
 }
 export { delete_ as delete };
 
 /**
- * Read (`pulumi refresh`): with `domainapi:verifyOnRefresh` on, one request re-states every held
- * record with its values; records found gone leave the state (outputs and inputs), so the next
- * preview shows them as to be created. Off (the default), the state is kept and nothing is sent.
+ * Read (`pulumi refresh`): with `DOMAINAPI_VERIFY_ON_REFRESH=1` in the environment of that one
+ * command, one request re-states every held record with its values; records found gone leave the
+ * state (outputs and inputs), so the next preview shows them as to be created. Otherwise the state
+ * is kept and nothing is sent.
  */
-export async function read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
+export async function read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult<Props>> {
   if (!verifyOnRefresh()) return { id, props };
-  const { settings, held, untracked } = decode(props);
-  const run = new Execution(client(), settings.templateId, held, untracked);
-  const [request] = planVerify(held).requests;
-  if (request === undefined) return { id, props };
-  const vanished = await run.verify(request);
+  const holding = decodeOutputs(props);
+  const run = new Execution(client(), holding);
+  const vanished = await run.verify(planVerify(holding));
   if (vanished.length === 0) return { id, props };
-  const outputs = encodeOutputs(settings, run.held, String(props.lastPlan ?? ""), run.untracked);
+  const outputs = encodeOutputs(holding.settings, run.held, String(props.lastPlan ?? ""), run.untracked);
   // The inputs follow, so that the next preview diffs against what exists and shows the vanished
-  // records as to be created (hosts older than the `inputs` of ReadResult keep the old inputs; the
-  // next up restores the records all the same).
-  return { id, props: { ...props, ...outputs }, inputs: { ...encodeInputs(settings, run.held) } };
+  // records as to be created.
+  const inputs: CheckedInputs = encodeInputs(holding.settings, run.held);
+  return { id, props: { ...props, ...outputs }, inputs: { ...inputs } };
 }

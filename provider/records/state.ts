@@ -19,24 +19,21 @@
  * Pure: no HTTP, no Pulumi.
  */
 import { isPlainObject } from "../values";
+import type { HeldRecord, KeyedRecord } from "./corrections";
 import { canonicalOrder, normalizeRecord, numberFieldsOf, type RecordSpec } from "./model";
-import { type HeldRecord, type KeyedRecord, pairRecords } from "./plan";
+import { pairRecords } from "./pairing";
+import type { Declaration, Holding, Settings } from "./plan";
 import { DEFAULT_SAFETY_THRESHOLD, type SafetyThreshold } from "./safety";
 
-/** The settings of a resource, with their defaults applied. */
-export interface Settings {
-  templateId: string;
-  purge: boolean;
-  safetyThreshold: SafetyThreshold | false;
-}
+export type { Settings } from "./plan";
 
 /** What `check()` returns and the engine stores as the resource's inputs. */
-export interface CheckedInputs extends Settings {
+export type CheckedInputs = Settings & {
   records: Record<string, RecordSpec>;
-}
+};
 
 /** What the resource's outputs hold (besides the engine's `__provider`). */
-export interface RecordsOutputs extends CheckedInputs {
+export type RecordsOutputs = CheckedInputs & {
   /** Record id per record key. */
   ids: Record<string, string>;
   /** Readable summary of the last create or update. */
@@ -49,18 +46,10 @@ export interface RecordsOutputs extends CheckedInputs {
   untrackedAdds?: true;
   /** The records whose adds are of unknown outcome, as they read in messages. */
   untrackedRecords?: string[];
-}
+};
 
-/** Everything a provider method needs of the engine's properties, decoded once. */
-export interface Decoded {
-  settings: Settings;
-  /** The declared records, keyed (from checked inputs; from outputs, the records they hold). */
-  declared: KeyedRecord[];
-  /** The records the resource holds, with ids and keys (from outputs; none from inputs). */
-  held: HeldRecord[];
-  /** Adds of unknown outcome, as they read in messages (empty when there are none). */
-  untracked: string[];
-}
+/** The engine's properties decoded: both views, for the decoders below. */
+interface Decoded extends Holding, Declaration {}
 
 type Props = Record<string, unknown>;
 
@@ -88,15 +77,30 @@ function untrackedOf(props: Props): string[] {
 }
 
 /**
- * Decodes the properties the engine hands a method: checked inputs (keyed records), outputs
- * (keyed records with a parallel `ids` map), or a state written before records were keyed
- * (`records: [{ ..., recordId }]`). Records come back normalized and in canonical order.
+ * Decodes what a resource declares from its checked inputs (keyed records, or the array of a
+ * program that `check()` has not keyed yet). Records come back normalized and in canonical order.
  *
  * @example
- * const { settings, held } = decode(olds);
- * const { declared } = decode(news);
+ * const wanted = decodeInputs(news);
  */
-export function decode(props: Props): Decoded {
+export function decodeInputs(props: Props): Declaration {
+  const { settings, declared } = decode(props);
+  return { settings, declared };
+}
+
+/**
+ * Decodes what a resource holds from its stored outputs (keyed records with a parallel `ids`
+ * map), or from a state written before records were keyed (`records: [{ ..., recordId }]`).
+ *
+ * @example
+ * const holding = decodeOutputs(olds);
+ */
+export function decodeOutputs(props: Props): Holding {
+  const { settings, held, untracked } = decode(props);
+  return { settings, held, untracked };
+}
+
+function decode(props: Props): Decoded {
   const settings = settingsOf(props);
   const untracked = untrackedOf(props);
   const raw = props.records;

@@ -125,6 +125,24 @@ const recordShape = {
   port: numberSchema("port"),
 };
 
+/** Line breaks, other control characters and the Unicode line and paragraph separators. */
+const CONTROL_CHARACTER = /[\p{Cc}\u2028\u2029]/u;
+
+/**
+ * Why a content holding a control character cannot be sent: a record value is one line, and a
+ * line break pasted with it (a DKIM key copied as PEM) would change what the reviewer reads.
+ */
+function controlCharacterProblem(content: string): string | undefined {
+  const at = content.search(CONTROL_CHARACTER);
+  if (at < 0) return undefined;
+  const code = content.codePointAt(at)!.toString(16).toUpperCase().padStart(4, "0");
+  const what = code === "000A" || code === "000D" ? "a line break" : "a control character";
+  return (
+    `content holds ${what} (U+${code} at position ${at + 1}); a record's value is one line: ` +
+    "join the lines of the key or text into one (a DKIM key pasted as PEM: drop the line breaks and the BEGIN/END lines)"
+  );
+}
+
 /**
  * One record: the shape is checked field by field, then the rules of its type (name form,
  * content form, which numbers it needs and which it must not have).
@@ -142,7 +160,8 @@ const RecordInputSchema = z.strictObject(recordShape).superRefine((record, ctx) 
         'subdomain such as "www", or use A/AAAA records or a URLFWD at "@"',
     });
   }
-  const contentReason = RECORD_MODEL[record.type].contentProblem(record.content);
+  const contentReason =
+    controlCharacterProblem(record.content) ?? RECORD_MODEL[record.type].contentProblem(record.content);
   if (contentReason) ctx.addIssue({ code: "custom", path: ["content"], message: contentReason });
   const wanted = numberFieldsOf(record.type);
   for (const field of NUMBER_FIELDS) {

@@ -46,9 +46,11 @@ export function recordsStack(
   sandbox: Sandbox,
   program: () => Promise<Record<string, unknown>>,
   config: Record<string, string> = {},
+  env: Record<string, string> = {},
 ): Promise<TestStack> {
   return createTestStack({
     program,
+    env,
     config: {
       "domainapi:baseUrl": sandbox.url,
       "domainapi:apiKey": { value: API_KEY, secret: true },

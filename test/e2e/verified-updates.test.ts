@@ -2,7 +2,8 @@
  * Verified updates under the real engine: records deleted behind the provider's back (the
  * sandbox's admin routes) are found by the update's own first PATCH, and every case ends with the
  * sandbox holding exactly the declared records (plus foreign ones), the state's ids equal to the
- * sandbox's, and nothing duplicated. Refresh verifies only when `domainapi:verifyOnRefresh` is on.
+ * sandbox's, and nothing duplicated. Refresh verifies only when `DOMAINAPI_VERIFY_ON_REFRESH` is set
+ * for the command; never during a preview's refresh through a stack setting.
  */
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, type SandboxRecord, startSandbox } from "../../sandbox";
@@ -64,9 +65,10 @@ describe("verified updates: records removed outside Pulumi", () => {
     sandbox.clearRequests();
     const up = await s.up();
     const out = up.stdout + up.stderr;
-    expect(out).toMatch(/records removed outside Pulumi: mail A 192\.0\.2\.12/);
+    // With purge the search stops as soon as the rewrite is certain: the refused PATCH, then the PUT.
+    expect(out).toMatch(/a record this resource keeps was removed outside Pulumi; the template is rewritten with one PUT/);
     expect(out).toMatch(/every record id is new/);
-    expect(mutating(sandbox).at(-1)?.method).toBe("PUT");
+    expect(mutating(sandbox).map((r) => r.method)).toEqual(["PATCH", "PUT"]);
     await expectConverged(s, sandbox, "tpl-1", desired.records);
     // The next up, with no change, sends nothing.
     sandbox.clearRequests();
@@ -103,8 +105,10 @@ describe("verified updates: records removed outside Pulumi", () => {
 
     for (const r of sandbox.templateRecords("tpl-1") ?? []) sandbox.deleteRecord("tpl-1", r.record_id);
     desired.records = base.map((r) => (r.name === "www" ? { ...r, content: "192.0.2.97" } : r));
+    sandbox.clearRequests();
     const up = await s.up();
-    expect(up.stdout + up.stderr).toMatch(/none of them exists any more/);
+    expect(up.stdout + up.stderr).toMatch(/a record this resource keeps was removed outside Pulumi/);
+    expect(mutating(sandbox).map((r) => r.method)).toEqual(["PATCH", "PUT"]);
     await expectConverged(s, sandbox, "tpl-1", desired.records);
   });
 
@@ -145,13 +149,28 @@ async function expectOursConverged(s: TestStack, sandbox: Sandbox, templateId: s
 
 describe("refresh", () => {
   function stack(verifyOnRefresh: boolean): Promise<TestStack> {
-    const config: Record<string, string> = verifyOnRefresh ? { "domainapi:verifyOnRefresh": "true" } : {};
+    const env: Record<string, string> = verifyOnRefresh ? { DOMAINAPI_VERIFY_ON_REFRESH: "1" } : {};
     return recordsStack(
       sandbox,
       programFor("tpl-4", () => base),
-      config,
+      {},
+      env,
     );
   }
+
+  it("a stack setting of verification never makes a preview write: preview --refresh sends nothing", async () => {
+    s = await recordsStack(
+      sandbox,
+      programFor("tpl-4", () => base),
+      { "domainapi:verifyOnRefresh": "true" },
+    );
+    await s.up();
+    sandbox.deleteRecord("tpl-4", recordIdOf(sandbox, "tpl-4", "mail", "A"));
+    sandbox.clearRequests();
+    const preview = await s.preview({ refresh: true });
+    expect(sandbox.requests).toEqual([]);
+    expect(preview.stdout + preview.stderr).toMatch(/domainapi:verifyOnRefresh is not read/);
+  });
 
   it("with verification on, a record gone leaves the state, the preview shows it to create, up restores it", async () => {
     s = await stack(true);

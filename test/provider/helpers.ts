@@ -43,3 +43,14 @@ export function useConfiguredSandbox(
   beforeAll(() => configureFor(provider, sandbox, SANDBOX_KEY, settings));
   return sandbox;
 }
+
+/**
+ * The property path a check failure is about: its `property`, or for a path into the records (which
+ * the engine could not print, see `checkFailure` in records/provider.ts) the path the reason starts with.
+ */
+export function failurePath(failure: { property: string; reason: string }): string {
+  if (failure.property !== "") return failure.property;
+  return (
+    /^records(?:\[\d+\]|\.[A-Za-z_$][\w$]*|\["(?:[^"\\]|\\.)*"\])*(?=: )/.exec(failure.reason)?.[0] ?? ""
+  );
+}

@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as records from "../../provider/records/provider";
-import { PROVIDER, useConfiguredSandbox } from "./helpers";
+import { failurePath, PROVIDER, useConfiguredSandbox } from "./helpers";
 
 type Props = Record<string, unknown>;
 const sandbox = useConfiguredSandbox(records);
@@ -67,7 +67,7 @@ describe("check() over arbitrary inputs", () => {
           { __provider: PROVIDER, templateId: id, records: recs, purge },
         );
         for (const failure of result.failures ?? []) {
-          expect(failure.property).toMatch(
+          expect(failurePath(failure)).toMatch(
             /^(templateId|records|purge|safetyThreshold)(\[\d+\]|\.[A-Za-z_$][\w$]*|\[".*"\])*$/,
           );
           expect(failure.reason.length).toBeGreaterThan(0);

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as records from "../../provider/records/provider";
 import { type Sandbox, startSandbox } from "../../sandbox";
-import { configureFor, PROVIDER } from "./helpers";
+import { configureFor, failurePath, PROVIDER } from "./helpers";
 
 const API_KEY = "provider-test-key-5b1e";
 type Props = Record<string, unknown>;
@@ -84,7 +84,7 @@ describe("check", () => {
         colour: "blue",
       },
     );
-    const byProperty = Object.fromEntries((result.failures ?? []).map((f) => [f.property, f.reason]));
+    const byProperty = Object.fromEntries((result.failures ?? []).map((f) => [failurePath(f), f.reason]));
     expect(Object.keys(byProperty).sort()).toEqual(
       ["colour", "purge", "records[0].priority", "records[1].content", "templateId"].sort(),
     );
@@ -116,8 +116,9 @@ describe("check", () => {
     }));
     const olds = await checked({ templateId: "tpl-1", records: twelve });
     const result = await records.check(olds, { templateId: "tpl-1", records: twelve.slice(0, 4) });
-    expect(result.failures?.[0]?.property).toBe("records");
-    expect(result.failures?.[0]?.reason).toMatch(/8 of 12/);
+    // The refusal comes first, with its numbers, never after the whole record list.
+    expect(result.failures?.[0]?.property).toBe("");
+    expect(result.failures?.[0]?.reason).toMatch(/^refusing to update or delete 8 of 12 /);
     const allowed = await records.check(olds, {
       templateId: "tpl-1",
       records: twelve.slice(0, 4),
@@ -327,7 +328,7 @@ describe("the seams of the records path", () => {
       { templateId: "tpl-1", records: { www: { name: "www", type: "A", content: "192.0.2.1" } } },
     );
     expect(result.failures).toEqual([
-      { property: "records", reason: expect.stringMatching(/expected a list of records/) },
+      { property: "", reason: expect.stringMatching(/^records: expected a list of records/) },
     ]);
     // Also on an update, where the previous inputs are keyed: only check()'s own keyed records pass.
     const olds = await checked({ templateId: "tpl-1", records: web });
@@ -335,7 +336,7 @@ describe("the seams of the records path", () => {
       templateId: "tpl-1",
       records: { "www/A": { name: "www", type: "A", content: "192.0.2.1" } },
     });
-    expect(again.failures?.map((f) => f.property)).toEqual(["records"]);
+    expect(again.failures?.map(failurePath)).toEqual(["records"]);
     expect(sandbox.requests).toEqual([]);
   });
 

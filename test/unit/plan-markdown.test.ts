@@ -18,7 +18,10 @@ import {
   previewErrors,
   previewFromEngineEvents,
 } from "../../provider/cli/preview";
-import { plannedCorrections, TEMPLATE_RECORDS_TYPE, templatePlans } from "../../provider/cli/templatePlans";
+import { TEMPLATE_RECORDS_TYPES, templatePlans } from "../../provider/cli/templatePlans";
+
+const TEMPLATE_RECORDS_TYPE = TEMPLATE_RECORDS_TYPES[0]!;
+
 import { UNKNOWN } from "../../provider/engine";
 
 const fixtures = path.join(__dirname, "..", "fixtures", "preview");
@@ -346,14 +349,21 @@ describe("the plan of each kind of step", () => {
   });
 });
 
-describe("plannedCorrections (the adapter to the provider's planner)", () => {
+describe("templatePlans (the provider's planner over the preview's states)", () => {
   it("names every held id at most once, and only held ids; the lines agree with the summary", () => {
     fc.assert(
       fc.property(heldArb, recordsArb, fc.boolean(), (state, desired, purge) => {
-        const { summary, corrections } = plannedCorrections(
-          { templateId: "t", records: state },
-          { templateId: "t", records: desired, purge },
+        const doc = parsePreview(
+          preview(
+            step("update", "t", {
+              olds: { templateId: "t", records: state },
+              news: { templateId: "t", records: desired, purge },
+            }),
+          ),
         );
+        const [plan] = templatePlans(doc);
+        fc.pre(plan !== undefined && !plan.reason);
+        const { summary, corrections } = plan!;
         const heldIds = new Set(state.map((r) => r.recordId));
         const named = corrections.flatMap((c) => (c.recordId === undefined ? [] : [c.recordId]));
         expect(new Set(named).size).toBe(named.length);

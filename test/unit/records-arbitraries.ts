@@ -6,8 +6,8 @@
  */
 import fc from "fast-check";
 import type { RecordType } from "../../provider/client/wire";
+import type { HeldRecord, KeyedRecord } from "../../provider/records/corrections";
 import { canonicalOrder, numberFieldsOf, type RecordSpec } from "../../provider/records/model";
-import type { HeldRecord, KeyedRecord } from "../../provider/records/plan";
 import { keyRecords } from "../../provider/records/state";
 
 const NAMES = ["@", "www", "mail", "_sip._tcp"];

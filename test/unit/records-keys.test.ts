@@ -1,8 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { KeyedRecord } from "../../provider/records/corrections";
 import { canonicalOrder, identityOf, type RecordSpec, type StateRecord } from "../../provider/records/model";
-import { type KeyedRecord, planUpdate } from "../../provider/records/plan";
 import { keyDeclared, keyRecords } from "../../provider/records/state";
+import { planUpdate } from "./planning";
 import { distinctRecordsArb, keyed, recordArb, recordsArb } from "./records-arbitraries";
 
 const www1: RecordSpec = { name: "www", type: "A", content: "192.0.2.1" };

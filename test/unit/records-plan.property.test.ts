@@ -1,16 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PatchRecordsBodySchema } from "../../provider/client/wire";
-import { identityOf, type RecordSpec, toUpdateItem } from "../../provider/records/model";
 import {
   applyAccepted,
   type HeldRecord,
   type KeyedRecord,
   namesRecordIds,
-  type Plan,
-  planDelete,
-  planUpdate,
-} from "../../provider/records/plan";
+} from "../../provider/records/corrections";
+import { identityOf, type RecordSpec, toUpdateItem } from "../../provider/records/model";
+import { type PatchPlan as Plan, planDelete, planUpdate } from "./planning";
 import { distinctKeyedArb, heldArb, keyedArb, multiset } from "./records-arbitraries";
 
 /** Sends every request to an imaginary service that hands out fresh ids; returns the final held records. */

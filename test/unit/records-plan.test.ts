@@ -1,22 +1,19 @@
 import { describe, expect, it } from "vitest";
-import type { RecordSpec } from "../../provider/records/model";
 import {
   applyAccepted,
   type Correction,
   createCorrection,
-  findVanished,
-  formatSummary,
   type HeldRecord,
   type KeyedRecord,
   namesRecordIds,
-  type PlanSummary,
-  pairRecords,
-  planDelete,
-  planUpdate,
-  planVerify,
   requestOf,
   withoutVanished,
-} from "../../provider/records/plan";
+} from "../../provider/records/corrections";
+import type { RecordSpec } from "../../provider/records/model";
+import { pairRecords } from "../../provider/records/pairing";
+import { formatSummary, type PlanSummary } from "../../provider/records/plan";
+import { searchVanished } from "../../provider/records/vanished";
+import { planDelete, planUpdate, verifyPlan } from "./planning";
 
 /** A held record; its key is its id unless given (keys only travel through the planner). */
 const state = (recordId: string, r: RecordSpec, key = `k-${recordId}`): HeldRecord => ({
@@ -75,6 +72,7 @@ describe("planUpdate", () => {
     expect(plan.corrections).toEqual([update]);
     expect(plan.requests).toEqual([
       {
+        method: "PATCH",
         corrections: [update, verify],
         body: {
           update: [
@@ -117,6 +115,7 @@ describe("planUpdate", () => {
       { add: [{ name: "www", type: "CNAME", content: "{domainname}." }] },
     ]);
     expect(plan.requests[1]).toEqual({
+      method: "PATCH",
       body: plan.requests[1]?.body,
       corrections: [createCorrection(want(cname))],
     });
@@ -256,6 +255,7 @@ describe("planDelete", () => {
     const plan = planDelete([state("r2", wwwA), state("r1", mx10)]);
     expect(plan.requests).toEqual([
       {
+        method: "PATCH",
         body: { del: [{ record_id: "r1" }, { record_id: "r2" }] },
         corrections: [
           {
@@ -281,18 +281,17 @@ describe("planDelete", () => {
   });
 
   it("sends nothing when there is nothing", () => {
-    expect(planDelete([])).toEqual({
-      requests: [],
-      corrections: [],
-      summary: { creates: 0, updates: 0, deletes: 0, unchanged: 0, requests: 0 },
-      unchanged: [],
-    });
+    const plan = planDelete([]);
+    expect(plan.mode).toBe("none");
+    expect(plan.requests).toEqual([]);
+    expect(plan.corrections).toEqual([]);
+    expect(plan.summary).toEqual({ creates: 0, updates: 0, deletes: 0, unchanged: 0, requests: 0 });
   });
 });
 
 describe("planVerify", () => {
   it("re-states every held record with its own values in one request, and shows no change", () => {
-    const plan = planVerify([state("r2", wwwA), state("r1", mx10)]);
+    const plan = verifyPlan([state("r2", wwwA), state("r1", mx10)]);
     expect(plan.corrections).toEqual([]);
     expect(plan.requests.map((r) => r.body)).toEqual([
       {
@@ -304,7 +303,7 @@ describe("planVerify", () => {
     ]);
     expect(plan.requests[0]?.corrections.map((c) => c.kind)).toEqual(["verify", "verify"]);
     expect(plan.summary).toEqual({ creates: 0, updates: 0, deletes: 0, unchanged: 2, requests: 1 });
-    expect(planVerify([]).requests).toEqual([]);
+    expect(verifyPlan([]).requests).toEqual([]);
   });
 });
 
@@ -319,16 +318,16 @@ describe("requestOf / namesRecordIds", () => {
     });
     expect(namesRecordIds(requestOf([create]))).toBe(false);
     expect(namesRecordIds(requestOf([create, del!]))).toBe(true);
-    expect(namesRecordIds(planVerify([state("r1", wwwA)]).requests[0]!)).toBe(true);
+    expect(namesRecordIds(verifyPlan([state("r1", wwwA)]).requests[0]!)).toBe(true);
   });
 });
 
-describe("findVanished / withoutVanished", () => {
+describe("searchVanished / withoutVanished", () => {
   const held = ["a", "b", "c", "d"].map((id) => state(id, { name: id, type: "TXT", content: id }));
-  const refused = planVerify(held).requests[0]!.corrections;
+  const refused = verifyPlan(held).requests[0]!.corrections;
 
   it("asks for halves and skips the question it knows the answer to", () => {
-    const search = findVanished(refused);
+    const search = searchVanished(refused, { purge: false });
     const probes: string[][] = [];
     let step = search.next();
     while (!step.done) {
@@ -342,11 +341,14 @@ describe("findVanished / withoutVanished", () => {
     expect(withoutVanished(held, step.value.vanished).map((r) => r.recordId)).toEqual(["a", "b", "d"]);
   });
 
-  it("needs no probe for a single refused correction, and refuses to search adds", () => {
-    const one = findVanished(refused.slice(0, 1)).next();
+  it("needs no probe for a single refused correction, and never probes an add (it names no id)", () => {
+    const one = searchVanished(refused.slice(0, 1), { purge: false }).next();
     expect(one.done).toBe(true);
-    expect(one.value).toEqual({ vanished: refused.slice(0, 1), applied: [] });
-    expect(() => findVanished([createCorrection(want(txt))]).next()).toThrow(/an add names no record id/);
+    expect(one.value).toEqual({ vanished: refused.slice(0, 1), rewrite: false });
+    const withAdd = searchVanished([...refused.slice(0, 2), createCorrection(want(txt))], { purge: false });
+    const probes: Correction[][] = [];
+    for (let step = withAdd.next(); !step.done; step = withAdd.next(false)) probes.push(step.value);
+    expect(probes.flat().some((c) => c.kind === "create")).toBe(false);
   });
 });
 
@@ -376,7 +378,7 @@ describe("applyAccepted", () => {
 
   it("refuses a wrong number of new ids", () => {
     expect(() => applyAccepted(current, request.corrections, [])).toThrow(
-      "the request added 1 record(s) but 0 record id(s) came back ([]); the new records cannot be attributed, so the state is not updated",
+      "the request added 1 record(s) but 0 record id(s) came back ([])",
     );
     expect(() => applyAccepted(current, request.corrections, ["n1", "n2"])).toThrow(
       /added 1 record\(s\) but 2 record id\(s\)/,
@@ -389,7 +391,7 @@ describe("applyAccepted", () => {
 
   it("refuses a new id that is empty or already used", () => {
     expect(() => applyAccepted(current, request.corrections, ["k"])).toThrow(
-      'the service returned the record id "k" for a new record',
+      'the record id "k" came back for a new record',
     );
     expect(() => applyAccepted(current, request.corrections, [""])).toThrow(/empty or already in use/);
   });

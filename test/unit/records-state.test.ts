@@ -1,16 +1,22 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { HeldRecord } from "../../provider/records/corrections";
 import { canonicalOrder } from "../../provider/records/model";
-import type { HeldRecord } from "../../provider/records/plan";
 import { DEFAULT_SAFETY_THRESHOLD } from "../../provider/records/safety";
 import {
-  decode,
+  decodeInputs,
+  decodeOutputs,
   encodeInputs,
   encodeOutputs,
   recordsOfOutputs,
   type Settings,
 } from "../../provider/records/state";
 import { distinctKeyedArb, heldArb } from "./records-arbitraries";
+
+/** Both views of the same properties: what they declare and what they hold. */
+function decode(props: Record<string, unknown>) {
+  return { ...decodeInputs(props), ...decodeOutputs(props) };
+}
 
 const settings: Settings = { templateId: "tpl-1", purge: true, safetyThreshold: DEFAULT_SAFETY_THRESHOLD };
 

@@ -1,21 +1,20 @@
 /**
- * Properties of the search for vanished records after a 404 (`findVanished`): driven by an oracle
+ * Properties of the search for vanished records after a 404 (`searchVanished`): driven by an oracle
  * that stands for the API, it finds exactly the corrections whose records are gone, applies each
  * of the others exactly once, and asks few questions.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { PatchRecordsBody } from "../../provider/client/wire";
-import { toUpdateItem } from "../../provider/records/model";
 import {
   applyAccepted,
   type Correction,
-  findVanished,
   type HeldRecord,
   requestOf,
-  type VanishedSearch,
   withoutVanished,
-} from "../../provider/records/plan";
+} from "../../provider/records/corrections";
+import { toUpdateItem } from "../../provider/records/model";
+import { searchVanished, type VanishedSearch } from "../../provider/records/vanished";
 
 const KINDS = ["delete", "update", "verify"] as const;
 type Kind = (typeof KINDS)[number];
@@ -50,24 +49,39 @@ const searchArb = fc.array(fc.constantFrom(...KINDS), { minLength: 1, maxLength:
   });
 });
 
-/** Runs the search, answering each probe with `accepted`; returns what it found and the probes asked. */
+/** What a driven search found, and what the test saw: every probe, and the corrections of the accepted ones. */
+interface Driven {
+  found: VanishedSearch;
+  probes: Correction[][];
+  applied: Correction[];
+}
+
+/** Runs the search, answering each probe with `accepted`. */
 function drive(
   refused: readonly Correction[],
   accepted: (probe: Correction[]) => boolean,
-): { found: VanishedSearch; probes: Correction[][] } {
-  const search = findVanished(refused);
+  options = { purge: false },
+): Driven {
+  const search = searchVanished(refused, options);
   const probes: Correction[][] = [];
+  const applied: Correction[] = [];
   let step = search.next();
   while (!step.done) {
     probes.push(step.value);
-    step = search.next(accepted(step.value));
+    const ok = accepted(step.value);
+    if (ok) applied.push(...step.value);
+    step = search.next(ok);
   }
-  return { found: step.value, probes };
+  return { found: step.value, probes, applied };
 }
 
-/** At most 2 probes per vanished record and level of halving, plus one; never more than 2n - 1. */
+/**
+ * Halving costs at most 2 probes per vanished record and level, and once a whole half is found
+ * vanished the rest is asked record by record: never more than n + log2(n) probes.
+ */
 function probeBound(n: number, k: number): number {
-  return Math.min(2 * k * Math.ceil(Math.log2(n)) + 1, 2 * n - 1);
+  const levels = Math.ceil(Math.log2(Math.max(n, 2)));
+  return Math.min(2 * k * levels, n + levels);
 }
 
 /**
@@ -92,16 +106,23 @@ class ItemwiseService {
   }
 }
 
-describe("findVanished: properties", () => {
-  it("finds exactly the vanished records and applies every other correction once, in few probes", () => {
+describe("searchVanished without purge: properties", () => {
+  it("finds exactly the vanished records and has every other correction accepted once, in few probes", () => {
     fc.assert(
       fc.property(searchArb, ({ refused, vanished }) => {
-        const { found, probes } = drive(refused, (probe) => !probe.some((c) => vanished.has(idOf(c))));
+        const { found, probes, applied } = drive(
+          refused,
+          (probe) => !probe.some((c) => vanished.has(idOf(c))),
+        );
         expect(new Set(found.vanished.map(idOf))).toEqual(vanished);
         expect(found.vanished).toHaveLength(vanished.size);
-        const applied = found.applied.map(idOf);
-        expect(applied).toHaveLength(refused.length - vanished.size);
-        expect(new Set(applied)).toEqual(new Set(refused.map(idOf).filter((id) => !vanished.has(id))));
+        expect(found.rewrite).toBe(false);
+        expect(applied.map(idOf).sort()).toEqual(
+          refused
+            .map(idOf)
+            .filter((id) => !vanished.has(id))
+            .sort(),
+        );
         expect(probes.length).toBeLessThanOrEqual(probeBound(refused.length, vanished.size));
         for (const probe of probes) {
           expect(probe.length).toBeGreaterThan(0);
@@ -112,28 +133,92 @@ describe("findVanished: properties", () => {
     );
   });
 
-  it("finds every record vanished when all are, with at most 2n - 1 probes and nothing applied", () => {
+  it("finds every record vanished when all are, with at most n + log2(n) probes and nothing accepted", () => {
     fc.assert(
       fc.property(searchArb, ({ refused }) => {
-        const { found, probes } = drive(refused, () => false);
+        const { found, probes, applied } = drive(refused, () => false);
         expect(found.vanished).toEqual(refused);
-        expect(found.applied).toEqual([]);
-        expect(probes.length).toBeLessThanOrEqual(2 * refused.length - 1);
+        expect(applied).toEqual([]);
+        expect(probes.length).toBeLessThanOrEqual(probeBound(refused.length, refused.length));
       }),
     );
+  });
+
+  it("finds one vanished record among 256 in at most 2 log2(256) = 16 probes, wherever it is", () => {
+    const held = Array.from({ length: 256 }, (_, i) => heldRecord(i));
+    const refused = held.map((r) => correctionOf("verify", r));
+    for (const gone of [0, 1, 127, 128, 200, 255]) {
+      const { found, probes } = drive(refused, (probe) => !probe.some((c) => idOf(c) === `r${gone}`));
+      expect(found.vanished.map(idOf)).toEqual([`r${gone}`]);
+      expect(probes.length).toBeLessThanOrEqual(16);
+    }
   });
 
   it("against a service judging each item, leaves it holding what the held records say after the search", () => {
     fc.assert(
       fc.property(searchArb, ({ held, refused, vanished }) => {
         const service = new ItemwiseService(held, vanished);
-        const { found, probes } = drive(refused, (probe) => service.patch(requestOf(probe).body));
+        const { found, probes, applied } = drive(refused, (probe) => service.patch(requestOf(probe).body));
         expect(new Set(found.vanished.map(idOf))).toEqual(vanished);
         expect(probes.length).toBeLessThanOrEqual(probeBound(refused.length, vanished.size));
-        const after = withoutVanished(applyAccepted(held, found.applied, []), found.vanished);
+        const after = withoutVanished(applyAccepted(held, applied, []), found.vanished);
         expect(new Map(after.map((r) => [r.recordId, { name: r.name, content: r.content }]))).toEqual(
           service.records,
         );
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("searchVanished with purge: stops once a rewrite is certain", () => {
+  it("asks nothing when the refused request deleted nothing: a record to keep is gone, so one PUT follows", () => {
+    fc.assert(
+      fc.property(searchArb, ({ refused, vanished }) => {
+        const kept = refused.filter((c) => c.kind !== "delete");
+        fc.pre(kept.length === refused.length);
+        const { found, probes } = drive(refused, (probe) => !probe.some((c) => vanished.has(idOf(c))), {
+          purge: true,
+        });
+        expect(probes).toEqual([]);
+        expect(found.rewrite).toBe(true);
+      }),
+    );
+  });
+
+  it("asks nothing when the refused request carried an add: the PUT erases whatever it may have done", () => {
+    const held = [heldRecord(1), heldRecord(2)];
+    const refused: Correction[] = [
+      correctionOf("delete", held[0]!),
+      correctionOf("update", held[1]!),
+      {
+        kind: "create",
+        record: { name: "n", type: "TXT", content: "x", key: "n/TXT" },
+        message: "+",
+        add: { name: "n", type: "TXT", content: "x" },
+      },
+    ];
+    const { found, probes } = drive(refused, () => false, { purge: true });
+    expect(probes).toEqual([]);
+    expect(found.rewrite).toBe(true);
+  });
+
+  it("asks about the records to keep as one probe, then searches only the deletions (a vanished deletion is done)", () => {
+    fc.assert(
+      fc.property(searchArb, ({ refused, vanished }) => {
+        const answer = (probe: Correction[]) => !probe.some((c) => vanished.has(idOf(c)));
+        const { found, probes } = drive(refused, answer, { purge: true });
+        const kept = refused.filter((c) => c.kind !== "delete");
+        const deletions = refused.filter((c) => c.kind === "delete");
+        const keptVanished = kept.some((c) => vanished.has(idOf(c)));
+        if (deletions.length === 0 || keptVanished) {
+          expect(found.rewrite).toBe(true);
+          expect(probes.length).toBeLessThanOrEqual(deletions.length === 0 ? 0 : 1);
+        } else {
+          expect(found.rewrite).toBe(false);
+          expect(new Set(found.vanished.map(idOf))).toEqual(vanished);
+          expect(found.vanished.every((c) => c.kind === "delete")).toBe(true);
+        }
       }),
       { numRuns: 300 },
     );

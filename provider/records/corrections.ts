@@ -1,0 +1,234 @@
+/**
+ * Corrections and requests: the vocabulary of a plan. A correction is one change for people (its
+ * message) together with its part of a request (dnscontrol's `Correction{Msg, F}`); a request is
+ * nothing but the corrections it carries, and its body is made of exactly their items. Also what an
+ * accepted request means for the records a resource holds.
+ *
+ * This module knows neither HTTP nor Pulumi.
+ */
+import type { DelItem, PatchRecordsBody, UpdateItem, WireRecord } from "../client/wire";
+import {
+  canonicalOrder,
+  describeRecord,
+  NUMBER_FIELDS,
+  type RecordSpec,
+  type StateRecord,
+  toUpdateItem,
+  toWireRecord,
+} from "./model";
+
+/** A declared record with the key it has in the state (see `state.ts`: keys for readable previews). */
+export interface KeyedRecord extends RecordSpec {
+  key: string;
+}
+
+/** A record the resource holds: its values, the id the service gave it, and its key. */
+export interface HeldRecord extends StateRecord {
+  key: string;
+}
+
+/**
+ * One change, with its message for people and its part of a request. `verify` is the unchanged
+ * record a request re-states to prove it still exists; it is never shown as a change.
+ */
+export type Correction =
+  | { kind: "create"; record: KeyedRecord; message: string; add: WireRecord }
+  | { kind: "update"; from: HeldRecord; to: KeyedRecord; message: string; update: UpdateItem }
+  | { kind: "delete"; record: HeldRecord; message: string; del: DelItem }
+  | { kind: "verify"; from: HeldRecord; to: KeyedRecord; message: string; update: UpdateItem };
+
+/** A correction that names a held record by its id (everything but a create). */
+export type NamingCorrection = Exclude<Correction, { kind: "create" }>;
+
+/**
+ * One request of a plan: a PATCH of the corrections it carries (its body made of exactly their
+ * items), or the PUT that replaces every record of the template with `records`.
+ */
+export type PlannedRequest =
+  | { method: "PATCH"; corrections: Correction[]; body: PatchRecordsBody }
+  | { method: "PUT"; records: KeyedRecord[]; body: WireRecord[] };
+
+/** A PATCH of a plan. */
+export type PlannedPatch = Extract<PlannedRequest, { method: "PATCH" }>;
+
+/** `~ MODIFY @ MX mx1.example.net priority 10 -> 20`: what changes, and what identifies the record. */
+function modifyMessage(from: RecordSpec, to: RecordSpec): string {
+  const changes: string[] = [];
+  if (from.name !== to.name) changes.push(`name ${from.name} -> ${to.name}`);
+  if (from.content !== to.content) changes.push(`content ${from.content} -> ${to.content}`);
+  for (const field of NUMBER_FIELDS) {
+    if (from[field] !== to[field])
+      changes.push(`${field} ${from[field] ?? "(none)"} -> ${to[field] ?? "(none)"}`);
+  }
+  const identity =
+    from.content === to.content ? [from.name, from.type, from.content] : [from.name, from.type];
+  return `~ MODIFY ${identity.join(" ")} ${changes.join(", ")}`;
+}
+
+/** A correction that creates `record`: `+ CREATE www CNAME {domainname}.` */
+export function createCorrection(record: KeyedRecord): Correction {
+  return { kind: "create", record, message: `+ CREATE ${describeRecord(record)}`, add: toWireRecord(record) };
+}
+
+/** A correction that changes held record `from` into `to` in place: its id is kept. */
+export function updateCorrection(from: HeldRecord, to: KeyedRecord): Correction {
+  return {
+    kind: "update",
+    from,
+    to,
+    message: modifyMessage(from, to),
+    update: toUpdateItem(from.recordId, to),
+  };
+}
+
+/** A correction that removes held record `record`. */
+export function deleteCorrection(record: HeldRecord): Correction {
+  return {
+    kind: "delete",
+    record,
+    message: `- DELETE ${describeRecord(record)}`,
+    del: { record_id: record.recordId },
+  };
+}
+
+/** A correction that re-states held record `from` with the values it has, to prove it exists. */
+export function verifyCorrection(from: HeldRecord, to: KeyedRecord): Correction {
+  return {
+    kind: "verify",
+    from,
+    to,
+    message: `= VERIFY ${describeRecord(from)}`,
+    update: toUpdateItem(from.recordId, from),
+  };
+}
+
+/** The held record a correction names, or `undefined` for a create. */
+export function namedRecord(c: Correction): HeldRecord | undefined {
+  return c.kind === "create" ? undefined : c.kind === "delete" ? c.record : c.from;
+}
+
+/**
+ * The PATCH that carries exactly `corrections`: their `add`, `update` (changes and
+ * verifications) and `del` items; empty arrays are left out.
+ *
+ * @example
+ * requestOf([createCorrection(www)]).body; // { add: [{ name: "www", type: "CNAME", ... }] }
+ */
+export function requestOf(corrections: readonly Correction[]): PlannedPatch {
+  const add: WireRecord[] = [];
+  const update: UpdateItem[] = [];
+  const del: DelItem[] = [];
+  for (const c of corrections) {
+    if (c.kind === "create") add.push(c.add);
+    else if (c.kind === "delete") del.push(c.del);
+    else update.push(c.update);
+  }
+  const body: PatchRecordsBody = {};
+  if (add.length > 0) body.add = add;
+  if (update.length > 0) body.update = update;
+  if (del.length > 0) body.del = del;
+  return { method: "PATCH", corrections: [...corrections], body };
+}
+
+/** The PUT that replaces every record of the template with `records` (in canonical order). */
+export function putOf(records: readonly KeyedRecord[]): PlannedRequest {
+  const ordered = canonicalOrder(records);
+  return { method: "PUT", records: ordered, body: ordered.map(toWireRecord) };
+}
+
+/**
+ * Whether a 404 to this request can mean that a held record vanished (it names record ids) rather
+ * than that the template is gone.
+ */
+export function namesRecordIds(request: PlannedRequest): boolean {
+  return request.method === "PATCH" && request.corrections.some((c) => c.kind !== "create");
+}
+
+function withKey(r: RecordSpec, recordId: string, key: string): HeldRecord {
+  return { ...r, recordId, key };
+}
+
+/** The answer of the service cannot be matched to the request that was sent. */
+export class UnattributableAnswerError extends Error {
+  /** Always `DOMAINAPI_UNATTRIBUTABLE_ANSWER`. */
+  readonly code = "DOMAINAPI_UNATTRIBUTABLE_ANSWER" as const;
+  override readonly name = "UnattributableAnswerError";
+  /** @param detail what came back and why it cannot be attributed */
+  constructor(detail: string) {
+    super(
+      `the service's answer cannot be attributed to the request: ${detail}; the request has applied all the same`,
+    );
+  }
+}
+
+/**
+ * The held records after the API accepted a request carrying `corrections`: deletes removed,
+ * updates applied in place (ids kept), verified records keyed as declared, the create (if any)
+ * added under `newIds[0]`. Returns a new array in canonical order; `held` is not changed. A
+ * correction whose record is already gone is fine (a `del` of a record that vanished is done).
+ *
+ * @param newIds the ids the service returned: one if the request adds a record, else none
+ * @throws UnattributableAnswerError if `newIds` does not hold one id per add, or a new id is empty
+ *   or already in use
+ * @example
+ * let held = before;
+ * for (const request of plan.requests) held = applyAccepted(held, request.corrections, await send(request.body));
+ */
+export function applyAccepted(
+  held: readonly HeldRecord[],
+  corrections: readonly Correction[],
+  newIds: readonly string[],
+): HeldRecord[] {
+  const creates = corrections.filter((c) => c.kind === "create");
+  if (newIds.length !== creates.length) {
+    throw new UnattributableAnswerError(
+      `the request added ${creates.length} record(s) but ${newIds.length} record id(s) came back (${JSON.stringify(newIds)})`,
+    );
+  }
+  const byId = new Map(held.map((r) => [r.recordId, r]));
+  for (const c of corrections) {
+    if (c.kind === "delete") byId.delete(c.record.recordId);
+    else if (c.kind === "update") {
+      if (byId.has(c.from.recordId)) byId.set(c.from.recordId, withKey(c.to, c.from.recordId, c.to.key));
+    } else if (c.kind === "verify") {
+      const r = byId.get(c.from.recordId);
+      if (r) byId.set(r.recordId, { ...r, key: c.to.key });
+    }
+  }
+  creates.forEach((c, i) => {
+    const id = newIds[i]!;
+    if (id === "" || byId.has(id)) {
+      throw new UnattributableAnswerError(
+        `the record id "${id}" came back for a new record, but it is empty or already in use`,
+      );
+    }
+    byId.set(id, withKey(c.record, id, c.record.key));
+  });
+  return canonicalOrder([...byId.values()]);
+}
+
+/**
+ * The held records after the API accepted a PUT of `records`: ids by position, as the spec
+ * promises one id per submitted record.
+ *
+ * @throws UnattributableAnswerError when the answer holds another count of ids
+ */
+export function applyPut(records: readonly KeyedRecord[], ids: readonly string[]): HeldRecord[] {
+  if (ids.length !== records.length || new Set(ids).size !== ids.length || ids.includes("")) {
+    throw new UnattributableAnswerError(
+      `the PUT of ${records.length} record(s) was answered with ${ids.length} record id(s) (${JSON.stringify(ids)})`,
+    );
+  }
+  return canonicalOrder(records.map((r, i) => ({ ...r, recordId: ids[i]! })));
+}
+
+/**
+ * The held records without those named by `vanished` corrections: what exists once a search found them.
+ *
+ * @example
+ * held = withoutVanished(held, search.vanished);
+ */
+export function withoutVanished(held: readonly HeldRecord[], vanished: readonly Correction[]): HeldRecord[] {
+  const gone = new Set(vanished.flatMap((c) => namedRecord(c)?.recordId ?? []));
+  return held.filter((r) => !gone.has(r.recordId));
+}

@@ -1,0 +1,86 @@
+/**
+ * How the records a resource holds correspond to the records the program declares: which stay,
+ * which change in place (keeping their ids), which go and which come. The pairing decides which id
+ * a record keeps, so it must tell the story the reviewer expects: a record whose values are
+ * unchanged keeps its id, and a pure rename keeps its id.
+ *
+ * This module knows neither HTTP nor Pulumi.
+ */
+import { canonicalOrder, compareRecords, identityOf, type RecordSpec, type StateRecord } from "./model";
+
+/** How held and declared records correspond. */
+export interface Pairing<H extends StateRecord, D extends RecordSpec> {
+  /** Held records whose values are exactly declared: they stay, with their ids. */
+  unchanged: Array<{ from: H; to: D }>;
+  /** Held records changed in place into a declared one (content, numbers or name): ids kept. */
+  updates: Array<{ from: H; to: D }>;
+  dels: H[];
+  adds: D[];
+}
+
+/** Canonical order, then id: a total order of held records. */
+function compareHeld(a: StateRecord, b: StateRecord): number {
+  return compareRecords(a, b) || (a.recordId < b.recordId ? -1 : a.recordId > b.recordId ? 1 : 0);
+}
+
+/**
+ * Pairs the records of `held` and `desired` that share a key, in canonical order, among those not
+ * paired yet: the i-th unpaired held record of a key with the i-th unpaired declared one.
+ */
+function pairBy<H extends StateRecord, D extends RecordSpec>(
+  held: readonly H[],
+  desired: readonly D[],
+  keyOf: (r: RecordSpec) => string,
+  paired: Set<H | D>,
+  onPair: (from: H, to: D) => void,
+): void {
+  const wanted = Map.groupBy(
+    desired.filter((r) => !paired.has(r)),
+    keyOf,
+  );
+  for (const [key, from] of Map.groupBy(
+    held.filter((r) => !paired.has(r)),
+    keyOf,
+  )) {
+    const to = wanted.get(key) ?? [];
+    for (let i = 0; i < Math.min(from.length, to.length); i++) {
+      onPair(from[i]!, to[i]!);
+      paired.add(from[i]!).add(to[i]!);
+    }
+  }
+}
+
+/**
+ * Pairs held with declared records, in this order (DECISIONS.md, "Previews and plans"):
+ * 1. the same values: the record stays, with its id;
+ * 2. the same type and name: its content (or numbers) changed in place;
+ * 3. the same type and content: renamed in place, its id kept;
+ * 4. the same type: changed in place, name and content.
+ * Ties go in canonical order. What is left is deleted (held) or added (declared); a type change
+ * is a delete plus an add, because `type` is not a field of an update. Deterministic: the same
+ * sets in any order give the same pairing. Also what keeps a record's preview key (`state.ts`).
+ *
+ * @example
+ * pairRecords(held, declared).updates; // [{ from: <www A 192.0.2.1>, to: <www A 192.0.2.2> }]
+ */
+export function pairRecords<H extends StateRecord, D extends RecordSpec>(
+  held: readonly H[],
+  desired: readonly D[],
+): Pairing<H, D> {
+  const current = canonicalOrder(held);
+  const wanted = canonicalOrder(desired);
+  const paired = new Set<H | D>();
+  const unchanged: Array<{ from: H; to: D }> = [];
+  const updates: Array<{ from: H; to: D }> = [];
+  pairBy(current, wanted, identityOf, paired, (from, to) => unchanged.push({ from, to }));
+  const update = (from: H, to: D) => updates.push({ from, to });
+  pairBy(current, wanted, (r) => `${r.type}\u0000${r.name}`, paired, update);
+  pairBy(current, wanted, (r) => `${r.type}\u0000${r.content}`, paired, update);
+  pairBy(current, wanted, (r) => r.type, paired, update);
+  return {
+    unchanged,
+    updates: updates.sort((a, b) => compareHeld(a.from, b.from)),
+    dels: current.filter((r) => !paired.has(r)),
+    adds: wanted.filter((r) => !paired.has(r)),
+  };
+}
