@@ -6,7 +6,14 @@
  *
  * This module knows neither HTTP nor Pulumi.
  */
-import { canonicalOrder, compareRecords, identityOf, type RecordSpec, type StateRecord } from "./model";
+import {
+  canonicalOrder,
+  compareRecords,
+  identityOf,
+  numbersOf,
+  type RecordSpec,
+  type StateRecord,
+} from "./model";
 
 /** How held and declared records correspond. */
 export interface Pairing<H extends StateRecord, D extends RecordSpec> {
@@ -25,7 +32,8 @@ function compareHeld(a: StateRecord, b: StateRecord): number {
 
 /**
  * Pairs the records of `held` and `desired` that share a key, in canonical order, among those not
- * paired yet: the i-th unpaired held record of a key with the i-th unpaired declared one.
+ * paired yet: the i-th unpaired held record of a key with the i-th unpaired declared one. Records
+ * that `later` marks go after the others of their key (a stable sort keeps canonical order).
  */
 function pairBy<H extends StateRecord, D extends RecordSpec>(
   held: readonly H[],
@@ -33,16 +41,20 @@ function pairBy<H extends StateRecord, D extends RecordSpec>(
   keyOf: (r: RecordSpec) => string,
   paired: Set<H | D>,
   onPair: (from: H, to: D) => void,
+  later: (r: RecordSpec, side: "held" | "desired") => boolean = () => false,
 ): void {
+  const last = <T extends RecordSpec>(rs: T[], side: "held" | "desired") =>
+    rs.sort((a, b) => Number(later(a, side)) - Number(later(b, side)));
   const wanted = Map.groupBy(
     desired.filter((r) => !paired.has(r)),
     keyOf,
   );
-  for (const [key, from] of Map.groupBy(
+  for (const [key, group] of Map.groupBy(
     held.filter((r) => !paired.has(r)),
     keyOf,
   )) {
-    const to = wanted.get(key) ?? [];
+    const from = last(group, "held");
+    const to = last(wanted.get(key) ?? [], "desired");
     for (let i = 0; i < Math.min(from.length, to.length); i++) {
       onPair(from[i]!, to[i]!);
       paired.add(from[i]!).add(to[i]!);
@@ -56,6 +68,8 @@ function pairBy<H extends StateRecord, D extends RecordSpec>(
  * 2. the same type and name: its content (or numbers) changed in place;
  * 3. the same type and content: renamed in place, its id kept;
  * 4. the same type: changed in place, name and content.
+ * Within 2 and 3 the closest partner comes first (the same numbers, then the same content or
+ * numbers), so that a record whose content alone changed is not paired with its sibling.
  * Ties go in canonical order. What is left is deleted (held) or added (declared); a type change
  * is a delete plus an add, because `type` is not a field of an update. Deterministic: the same
  * sets in any order give the same pairing. Also what keeps a record's preview key (`state.ts`).
@@ -74,9 +88,30 @@ export function pairRecords<H extends StateRecord, D extends RecordSpec>(
   const updates: Array<{ from: H; to: D }> = [];
   pairBy(current, wanted, identityOf, paired, (from, to) => unchanged.push({ from, to }));
   const update = (from: H, to: D) => updates.push({ from, to });
-  pairBy(current, wanted, (r) => `${r.type}\u0000${r.name}`, paired, update);
-  pairBy(current, wanted, (r) => `${r.type}\u0000${r.content}`, paired, update);
-  pairBy(current, wanted, (r) => r.type, paired, update);
+  const numbers = (r: RecordSpec) => JSON.stringify(numbersOf(r));
+  // A record that is renamed elsewhere (the other side holds its exact values at another name)
+  // goes last among the records of its name, so that its sibling gets the content change.
+  const renameKey = (r: RecordSpec) => JSON.stringify([r.type, r.content, numbers(r)]);
+  const renames = {
+    held: new Set(wanted.filter((r) => !paired.has(r)).map(renameKey)),
+    desired: new Set(current.filter((r) => !paired.has(r)).map(renameKey)),
+  };
+  const renamedElsewhere = (r: RecordSpec, side: "held" | "desired") => renames[side].has(renameKey(r));
+  // Within each class, the closest partner first, so that the story tells one change where there was one.
+  for (const keyOf of [
+    (r: RecordSpec) => [r.type, r.name, numbers(r)],
+    (r: RecordSpec) => [r.type, r.name, r.content],
+    (r: RecordSpec) => [r.type, r.name],
+  ]) {
+    pairBy(current, wanted, (r) => JSON.stringify(keyOf(r)), paired, update, renamedElsewhere);
+  }
+  for (const keyOf of [
+    (r: RecordSpec) => [r.type, r.content, numbers(r)],
+    (r: RecordSpec) => [r.type, r.content],
+    (r: RecordSpec) => [r.type],
+  ]) {
+    pairBy(current, wanted, (r) => JSON.stringify(keyOf(r)), paired, update);
+  }
   return {
     unchanged,
     updates: updates.sort((a, b) => compareHeld(a.from, b.from)),

@@ -66,7 +66,9 @@ describe("verified updates: records removed outside Pulumi", () => {
     const up = await s.up();
     const out = up.stdout + up.stderr;
     // With purge the search stops as soon as the rewrite is certain: the refused PATCH, then the PUT.
-    expect(out).toMatch(/a record this resource keeps was removed outside Pulumi; the template is rewritten with one PUT/);
+    expect(out).toMatch(
+      /a record this resource keeps was removed outside Pulumi; the template is rewritten with one PUT/,
+    );
     expect(out).toMatch(/every record id is new/);
     expect(mutating(sandbox).map((r) => r.method)).toEqual(["PATCH", "PUT"]);
     await expectConverged(s, sandbox, "tpl-1", desired.records);

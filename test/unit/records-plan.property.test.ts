@@ -9,7 +9,15 @@ import {
 } from "../../provider/records/corrections";
 import { identityOf, type RecordSpec, toUpdateItem } from "../../provider/records/model";
 import { type PatchPlan as Plan, planDelete, planUpdate } from "./planning";
-import { distinctKeyedArb, heldArb, keyedArb, multiset } from "./records-arbitraries";
+import {
+  distinctKeyedArb,
+  distinctRecordsArb,
+  held,
+  heldArb,
+  keyedArb,
+  multiset,
+  withoutId,
+} from "./records-arbitraries";
 
 /** Sends every request to an imaginary service that hands out fresh ids; returns the final held records. */
 function execute(current: readonly HeldRecord[], plan: Plan): HeldRecord[] {
@@ -189,6 +197,76 @@ describe("planUpdate: properties", () => {
         for (const d of dels) expect(adds.some((a) => a.type === d.type)).toBe(false);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  /**
+   * Random edits of a held set of distinct records: some kept, some with new content, some renamed to
+   * a name no other record of the type has, some deleted, some added. The oracle is the edit itself.
+   */
+  const editArb = distinctRecordsArb
+    .filter((rs) => rs.length > 0)
+    .chain((records) =>
+      fc.tuple(
+        fc.constant(records),
+        fc.array(fc.constantFrom("keep", "content", "rename", "delete"), {
+          minLength: records.length,
+          maxLength: records.length,
+        }),
+      ),
+    );
+
+  it("keeps the id of every record whose values are unchanged and of every pure rename, and says so", () => {
+    fc.assert(
+      fc.property(editArb, ([records, edits]) => {
+        const current = held(records);
+        const desired: KeyedRecord[] = [];
+        const expectKept = new Map<string, string>(); // recordId -> identity it must have after
+        const renamed = new Set<string>();
+        current.forEach((r, i) => {
+          const edit = edits[i]!;
+          if (edit === "delete") return;
+          // A fresh name per record: a rename collides with nothing, so the pairing cannot be ambiguous.
+          const next =
+            edit === "keep"
+              ? { ...r }
+              : edit === "rename"
+                ? { ...r, name: `renamed-${i}` }
+                : { ...r, content: `${r.content}-edited-${i}` };
+          desired.push({ ...withoutId(next), key: r.key });
+          if (edit === "keep" || edit === "rename") expectKept.set(r.recordId, identityOf(next));
+          if (edit === "rename") renamed.add(r.recordId);
+        });
+        // Where the edit itself is ambiguous, no pairing can know which id was meant: two renamed
+        // records of one type and content; a deleted or content-changed record of the same type and
+        // content as a renamed one; a deleted record of the same type and name as a content-changed one.
+        const of = (edit: string) => current.filter((_, i) => edits[i] === edit);
+        const typeContent = (r: RecordSpec) => `${r.type} ${r.content}`;
+        const typeName = (r: RecordSpec) => `${r.type} ${r.name}`;
+        const renamedKeys = of("rename").map(typeContent);
+        fc.pre(new Set(renamedKeys).size === renamedKeys.length);
+        fc.pre(!of("delete").some((d) => renamedKeys.includes(typeContent(d))));
+        fc.pre(!of("delete").some((d) => of("content").some((c) => typeName(c) === typeName(d))));
+        fc.pre(new Set(of("content").map(typeName)).size === of("content").length);
+        fc.pre(!of("content").some((c) => renamedKeys.includes(typeContent(c))));
+        const plan = planUpdate(current, desired, { purge: true });
+        const after = execute(current, plan);
+        for (const [id, identity] of expectKept) {
+          const record = after.find((r) => r.recordId === id);
+          expect(record && identityOf(record)).toBe(identity);
+        }
+        // The story matches the edit: a pure rename is one MODIFY of its name only, kept records are no line.
+        for (const c of plan.corrections) {
+          if (c.kind === "update" && renamed.has(c.from.recordId)) {
+            expect(c.message).toMatch(/^~ MODIFY \S+ \S+ .* name \S+ -> renamed-\d+$/);
+            expect(c.message).not.toMatch(/content/);
+          }
+          if (c.kind === "delete") expect(expectKept.has(c.record.recordId)).toBe(false);
+        }
+        expect(plan.summary.deletes).toBe(edits.filter((e) => e === "delete").length);
+        expect(plan.summary.creates).toBe(0);
+      }),
+      { numRuns: 400 },
     );
   });
 
