@@ -7,7 +7,12 @@
  * map versus `new pulumi.Config("domainapi")`), so the stack-config getter is passed in and this
  * module stays free of Pulumi.
  */
-import { API_KEY_HINT, ConfigError } from "./client/errors";
+import { ConfigError } from "./client/errors";
+import { quote } from "./client/redact";
+
+/** The two ways to supply the key, named in every message about a missing or refused key. */
+export const API_KEY_HINT =
+  "set it with `pulumi config set --secret domainapi:apiKey <key>` or the DOMAINAPI_API_KEY environment variable";
 
 /** The validated settings the client needs. */
 export interface ClientConfig {
@@ -36,7 +41,7 @@ export type ConfigKey = "apiKey" | "baseUrl" | "timeoutMs" | "maxRetries";
 export type ConfigLookup = (key: ConfigKey) => string | undefined;
 
 /** The environment variable that backs each setting. */
-export const ENV_VARS: Readonly<Record<ConfigKey, string>> = {
+const ENV_VARS: Readonly<Record<ConfigKey, string>> = {
   apiKey: "DOMAINAPI_API_KEY",
   baseUrl: "DOMAINAPI_BASE_URL",
   timeoutMs: "DOMAINAPI_TIMEOUT_MS",
@@ -44,9 +49,9 @@ export const ENV_VARS: Readonly<Record<ConfigKey, string>> = {
 };
 
 /** Default per-attempt timeout. */
-export const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_TIMEOUT_MS = 30_000;
 /** Default number of resends. */
-export const DEFAULT_MAX_RETRIES = 4;
+const DEFAULT_MAX_RETRIES = 4;
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: a header value cannot hold them
 const NOT_HEADER_SAFE = /[\s\u0000-\u001f\u007f]/;
@@ -85,17 +90,27 @@ export function resolveConfig(lookup?: ConfigLookup, env: NodeJS.ProcessEnv = pr
     );
   }
 
-  const baseUrl = normalizeBaseUrl(read("baseUrl"), problems);
-  const timeoutMs = readInteger("timeoutMs", read("timeoutMs"), DEFAULT_TIMEOUT_MS, TIMEOUT_RANGE, problems);
+  // Every value a message quotes is redacted with the key before it is cut (see quote()).
+  const secret = apiKey === "" ? undefined : apiKey;
+  const baseUrl = normalizeBaseUrl(read("baseUrl"), problems, secret);
+  const timeoutMs = readInteger(
+    "timeoutMs",
+    read("timeoutMs"),
+    DEFAULT_TIMEOUT_MS,
+    TIMEOUT_RANGE,
+    problems,
+    secret,
+  );
   const maxRetries = readInteger(
     "maxRetries",
     read("maxRetries"),
     DEFAULT_MAX_RETRIES,
     RETRIES_RANGE,
     problems,
+    secret,
   );
 
-  if (problems.length > 0) throw new ConfigError(problems, rawKey);
+  if (problems.length > 0) throw new ConfigError(problems, secret);
   return { apiKey, baseUrl, timeoutMs, maxRetries };
 }
 
@@ -103,7 +118,7 @@ function howToSet(key: ConfigKey, example: string): string {
   return `set it with \`pulumi config set domainapi:${key} ${example}\` or the ${ENV_VARS[key]} environment variable`;
 }
 
-function normalizeBaseUrl(raw: string | undefined, problems: string[]): string {
+function normalizeBaseUrl(raw: string | undefined, problems: string[], secret: string | undefined): string {
   const fix = howToSet("baseUrl", "https://api.example.com");
   if (raw === undefined || raw.trim() === "") {
     problems.push(`domainapi:baseUrl is not set: ${fix}.`);
@@ -114,11 +129,13 @@ function normalizeBaseUrl(raw: string | undefined, problems: string[]): string {
   try {
     url = new URL(text);
   } catch {
-    problems.push(`domainapi:baseUrl ${quote(text)} is not an absolute URL: ${fix}.`);
+    problems.push(`domainapi:baseUrl ${quote(text, secret)} is not an absolute URL: ${fix}.`);
     return "";
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    problems.push(`domainapi:baseUrl ${quote(text)} must use http or https, not ${url.protocol}: ${fix}.`);
+    problems.push(
+      `domainapi:baseUrl ${quote(text, secret)} must use http or https, not ${url.protocol}: ${fix}.`,
+    );
     return "";
   }
   if (url.username !== "" || url.password !== "") {
@@ -129,13 +146,13 @@ function normalizeBaseUrl(raw: string | undefined, problems: string[]): string {
     return "";
   }
   if (url.search !== "" || url.hash !== "") {
-    problems.push(`domainapi:baseUrl ${quote(text)} must not contain a query or a fragment: ${fix}.`);
+    problems.push(`domainapi:baseUrl ${quote(text, secret)} must not contain a query or a fragment: ${fix}.`);
     return "";
   }
   const path = url.pathname.replace(/\/+$/, "");
   if (/\/v2$/i.test(path)) {
     problems.push(
-      `domainapi:baseUrl ${quote(text)} ends with /v2; drop the /v2, since every request path starts with it ` +
+      `domainapi:baseUrl ${quote(text, secret)} ends with /v2; drop the /v2, since every request path starts with it ` +
         `(e.g. ${url.origin}${path.slice(0, -3)}): ${fix}.`,
     );
     return "";
@@ -149,21 +166,17 @@ function readInteger(
   fallback: number,
   range: { min: number; max: number },
   problems: string[],
+  secret: string | undefined,
 ): number {
   if (raw === undefined) return fallback;
   const text = raw.trim();
   const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isSafeInteger(value) || value < range.min || value > range.max) {
     problems.push(
-      `domainapi:${key} ${quote(text)} must be an integer from ${range.min} to ${range.max}: ` +
+      `domainapi:${key} ${quote(text, secret)} must be an integer from ${range.min} to ${range.max}: ` +
         `${howToSet(key, String(fallback))}.`,
     );
     return fallback;
   }
   return value;
-}
-
-function quote(text: string): string {
-  const short = text.length > 200 ? `${text.slice(0, 200)}…` : text;
-  return JSON.stringify(short);
 }

@@ -5,6 +5,7 @@
 import { Readable } from "node:stream";
 import * as pulumi from "@pulumi/pulumi";
 import { type DomainApiClient, getClient } from "../client/api";
+import { DomainApiBaseError } from "../client/errors";
 import type { Contact, ContactListPage } from "../client/wire";
 import { type ConfigLookup, resolveConfig } from "../config";
 import {
@@ -57,9 +58,10 @@ export interface GetContactsOptions {
  *   follow from `total_results` and `per_page`, a page holding more or fewer contacts than those
  *   say). Asking again would not help; the message names the page and the fields.
  */
-export class ContactsListingError extends Error {
+export class ContactsListingError extends DomainApiBaseError {
+  static override readonly brand: symbol = Symbol.for("pulumi-domainapi.ContactsListingError");
   /** Stable code: test it rather than the message. */
-  readonly code: "DOMAINAPI_CONTACTS_CHANGED" | "DOMAINAPI_CONTACTS_INCONSISTENT";
+  declare readonly code: "DOMAINAPI_CONTACTS_CHANGED" | "DOMAINAPI_CONTACTS_INCONSISTENT";
   /** `changed` (the data moved while paging) or `inconsistent` (the answers contradict themselves). */
   readonly kind: Disagreement["kind"];
   /** Listings started, from page 1, before giving up. */
@@ -71,11 +73,11 @@ export class ContactsListingError extends Error {
         ? `the contacts changed while they were listed, ${passes === 1 ? "once" : `on each of ${passes} listings`} ` +
           `(last: ${disagreement.message}); try again, or narrow the filters`
         : `the API's pagination disagrees: ${disagreement.message}`;
-    super(`getContacts: ${what}. Nothing is returned rather than a partial or duplicated list.`);
-    this.name = "ContactsListingError";
+    super(
+      `getContacts: ${what}. Nothing is returned rather than a partial or duplicated list.`,
+      disagreement.kind === "changed" ? "DOMAINAPI_CONTACTS_CHANGED" : "DOMAINAPI_CONTACTS_INCONSISTENT",
+    );
     this.kind = disagreement.kind;
-    this.code =
-      disagreement.kind === "changed" ? "DOMAINAPI_CONTACTS_CHANGED" : "DOMAINAPI_CONTACTS_INCONSISTENT";
     this.passes = passes;
   }
 }

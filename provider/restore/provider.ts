@@ -7,7 +7,8 @@
 import { domainToASCII } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
-import { DomainApiError, domainNotInAccount, isNotFound } from "../client/errors";
+import { DomainApiError, DomainNotInAccountError } from "../client/errors";
+import { isNotFound } from "../client/failures";
 import { containsUnknown, unknownInputs, withoutProvider } from "../engine";
 import * as log from "../log";
 import { PartialFailure } from "../partialFailure";
@@ -115,7 +116,7 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
   try {
     await client().restoreDomain(domain);
   } catch (err) {
-    if (isNotFound(err)) throw domainNotInAccount(err, domain);
+    if (isNotFound(err)) throw new DomainNotInAccountError(err, domain);
     if (err instanceof DomainApiError && err.outcome === "unknown") {
       const message =
         `${err.message}. The restore of "${domain}" may or may not have happened; it was not sent twice. ` +
@@ -148,7 +149,7 @@ export async function update(_id: string, olds: Props, news: Props): Promise<pul
     await client().restoreDomain(domain);
     log.info(`domain ${domain} restored from quarantine (the earlier attempt had not taken effect)`);
   } catch (err) {
-    if (isNotFound(err)) throw domainNotInAccount(err, domain);
+    if (isNotFound(err)) throw new DomainNotInAccountError(err, domain);
     if (!isRefusedAsNotQuarantined(err)) throw err;
     log.warn(
       `domain ${domain}: the API refused a second restore with ${err.status} ` +

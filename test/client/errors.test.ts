@@ -1,23 +1,18 @@
 import { inspect } from "node:util";
 import fc from "fast-check";
 import { describe, expect, test, vi } from "vitest";
+import { extractApiMessage } from "../../provider/client/body";
 import {
   ConfigError,
+  DomainApiBaseError,
   DomainApiError,
   DomainNotInAccountError,
-  domainNotInAccount,
-  extractApiMessage,
-  httpError,
-  isNotFound,
-  isRefusalStatus,
-  isTransientStatus,
-  networkError,
   RequestBodyError,
-  redact,
-  responseError,
   TemplateNotFoundError,
-  templateNotFound,
 } from "../../provider/client/errors";
+import { httpError, isNotFound, networkError, responseError } from "../../provider/client/failures";
+import { redact } from "../../provider/client/redact";
+import { isRefusalStatus, isTransientStatus } from "../../provider/client/retry";
 
 const KEY = "sk_test_ERRORS_abcdef123456";
 
@@ -105,7 +100,7 @@ describe("redaction", () => {
     expect(err.message).not.toContain("pulumi refresh");
   });
 
-  test("DomainApiError.is (the older spelling of instanceof) and isNotFound recognise errors by brand", () => {
+  test("isNotFound recognises the API's 404 by brand, nothing else", () => {
     const notFound = httpError({
       method: "PATCH",
       path: "/v2/x",
@@ -115,7 +110,7 @@ describe("redaction", () => {
       replayable: false,
       secret: KEY,
     });
-    expect(DomainApiError.is(notFound)).toBe(true);
+    expect(notFound).toBeInstanceOf(DomainApiError);
     expect(isNotFound(notFound)).toBe(true);
     expect(isNotFound(new Error("404"))).toBe(false);
     expect(isNotFound({ status: 404 })).toBe(false);
@@ -267,13 +262,13 @@ describe("typed errors built from a 404", () => {
   const notFound = (method: string, path: string, body: string) =>
     httpError({ method, path, status: 404, bodyText: body, attempts: 2, replayable: true, secret: KEY });
 
-  test("templateNotFound keeps the 404's facts and the API's own words beside the diagnosis", () => {
+  test("TemplateNotFoundError keeps the 404's facts and the API's own words beside the diagnosis", () => {
     const cause = notFound(
       "PATCH",
       "/v2/dns/templates/web/records",
       '{"message":"API v2 is not enabled for reseller account"}',
     );
-    const err = templateNotFound(cause, "web");
+    const err = new TemplateNotFoundError(cause, "web");
     expect(err).toBeInstanceOf(TemplateNotFoundError);
     expect(err).toBeInstanceOf(DomainApiError);
     expect(err).not.toBeInstanceOf(DomainNotInAccountError);
@@ -297,8 +292,11 @@ describe("typed errors built from a 404", () => {
     );
   });
 
-  test("domainNotInAccount: a restore's 404, with the API's words; an empty body adds no quote", () => {
-    const err = domainNotInAccount(notFound("POST", "/v2/domains/shop.example/restore", ""), "shop.example");
+  test("DomainNotInAccountError: a restore's 404, with the API's words; an empty body adds no quote", () => {
+    const err = new DomainNotInAccountError(
+      notFound("POST", "/v2/domains/shop.example/restore", ""),
+      "shop.example",
+    );
     expect(err).toBeInstanceOf(DomainNotInAccountError);
     expect(err).not.toBeInstanceOf(TemplateNotFoundError);
     expect(err.code).toBe("DOMAINAPI_DOMAIN_NOT_IN_ACCOUNT");
@@ -315,9 +313,12 @@ describe("instanceof across two copies of the package", () => {
     const other = (await import(
       "../../provider/client/errors.js"
     )) as typeof import("../../provider/client/errors");
+    const otherFailures = (await import(
+      "../../provider/client/failures.js"
+    )) as typeof import("../../provider/client/failures");
     expect(other.DomainApiError).not.toBe(DomainApiError);
-    const theirs = other.templateNotFound(
-      other.httpError({
+    const theirs = new other.TemplateNotFoundError(
+      otherFailures.httpError({
         method: "PUT",
         path: "/v2/x",
         status: 404,
@@ -333,6 +334,8 @@ describe("instanceof across two copies of the package", () => {
     expect(theirs instanceof DomainNotInAccountError).toBe(false);
     expect(new other.ConfigError(["x"]) instanceof ConfigError).toBe(true);
     expect(new other.ConfigError(["x"]) instanceof DomainApiError).toBe(false);
+    expect(new other.ConfigError(["x"]) instanceof DomainApiBaseError).toBe(true);
+    expect(theirs instanceof DomainApiBaseError).toBe(true);
     expect(new other.RequestBodyError("x") instanceof RequestBodyError).toBe(true);
     const ours = new ConfigError(["y"]);
     expect(ours instanceof other.ConfigError).toBe(true);
