@@ -1,8 +1,10 @@
 import { inspect } from "node:util";
 import fc from "fast-check";
 import { describe, expect, test, vi } from "vitest";
+import { PreviewInputError } from "../../provider/cli/errors";
 import { extractApiMessage } from "../../provider/client/body";
 import {
+  ClientClosedError,
   ConfigError,
   DomainApiBaseError,
   DomainApiError,
@@ -13,6 +15,10 @@ import {
 import { httpError, isNotFound, networkError, responseError } from "../../provider/client/failures";
 import { redact } from "../../provider/client/redact";
 import { isRefusalStatus, isTransientStatus } from "../../provider/client/retry";
+import { Transport } from "../../provider/client/transport";
+import { ContactsListingError } from "../../provider/contacts/getContacts";
+import { InvalidArgumentError } from "../../provider/contacts/query";
+import { PartialFailure } from "../../provider/partialFailure";
 
 const KEY = "sk_test_ERRORS_abcdef123456";
 
@@ -364,5 +370,46 @@ describe("instanceof across two copies of the package", () => {
       outcome: "not-applied",
     });
     expect(plain instanceof Mine).toBe(false);
+  });
+});
+
+describe("every public error: the base's brand and a stable code", () => {
+  test("each class is a DomainApiBaseError with its code, and of its own class only", () => {
+    const cases: Array<[Error, string]> = [
+      [new ContactsListingError({ kind: "changed", message: "m" }, 3), "DOMAINAPI_CONTACTS_CHANGED"],
+      [
+        new ContactsListingError({ kind: "inconsistent", message: "m" }, 1),
+        "DOMAINAPI_CONTACTS_INCONSISTENT",
+      ],
+      [new InvalidArgumentError("perPage", "must be 1 to 100"), "DOMAINAPI_INVALID_ARGUMENT"],
+      [new PartialFailure("2nd PATCH failed", "tpl", {}, {}), "DOMAINAPI_PARTIAL_FAILURE"],
+      [new PreviewInputError("the input is empty"), "DOMAINAPI_PREVIEW_INPUT"],
+      [new ClientClosedError("GET", "/v2/contacts"), "DOMAINAPI_CLIENT_CLOSED"],
+      [new ConfigError(["x"]), "DOMAINAPI_CONFIG"],
+      [new RequestBodyError("x"), "DOMAINAPI_REQUEST_BODY"],
+    ];
+    for (const [err, code] of cases) {
+      expect(err).toBeInstanceOf(DomainApiBaseError);
+      expect(err).not.toBeInstanceOf(DomainApiError);
+      expect((err as DomainApiBaseError).code).toBe(code);
+      expect(err.name).toBe(err.constructor.name);
+    }
+    expect(cases[2]?.[0]).not.toBeInstanceOf(ContactsListingError);
+    expect(new Error("plain")).not.toBeInstanceOf(DomainApiBaseError);
+  });
+
+  test("a closed transport refuses with ClientClosedError, not a bare Error", async () => {
+    const transport = new Transport({
+      apiKey: KEY,
+      baseUrl: "http://127.0.0.1:9",
+      timeoutMs: 1000,
+      maxRetries: 0,
+    });
+    await transport.close();
+    const err = await transport
+      .request({ method: "GET", path: "/v2/contacts", replayable: true })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ClientClosedError);
+    expect((err as ClientClosedError).code).toBe("DOMAINAPI_CLIENT_CLOSED");
   });
 });
