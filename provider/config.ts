@@ -26,6 +26,13 @@ export interface ClientConfig {
   maxRetries: number;
 }
 
+/**
+ * The problem {@link resolveConfig} reports for a key that is not set, word for word: a preview
+ * can go on without a key (previews of pull requests from forks run without secrets), so callers
+ * that only check tell it apart from the problems that fail a preview.
+ */
+export const MISSING_API_KEY = `domainapi:apiKey is not set: ${API_KEY_HINT}.`;
+
 /** The names of the settings, as they appear after `domainapi:` in the stack config. */
 export type ConfigKey = "apiKey" | "baseUrl" | "timeoutMs" | "maxRetries";
 
@@ -83,7 +90,7 @@ export function resolveConfig(lookup?: ConfigLookup, env: NodeJS.ProcessEnv = pr
   const problems: string[] = [];
 
   if (apiKey === "") {
-    problems.push(`domainapi:apiKey is not set: ${API_KEY_HINT}.`);
+    problems.push(MISSING_API_KEY);
   } else if (NOT_HEADER_SAFE.test(apiKey)) {
     problems.push(
       `domainapi:apiKey contains whitespace or control characters, which cannot be sent in a header: ${API_KEY_HINT}.`,
@@ -179,4 +186,38 @@ function readInteger(
     return fallback;
   }
   return value;
+}
+
+/** What {@link checkConfig} found. */
+export interface SettingsCheck {
+  /** Settings `up` would refuse, with `up`'s own message (every problem listed). */
+  error?: ConfigError;
+  /** Only the key is missing: fine for a preview, an error at `up` (said in the text). */
+  warning?: string;
+}
+
+/**
+ * Checks the settings the way the first request at `up` will, without sending any: a malformed
+ * setting is an error with `up`'s exact message; a missing key alone is a warning, since previews
+ * of pull requests from forks run without secrets.
+ *
+ * @example
+ * const { error, warning } = checkConfig((k) => config.get(`domainapi:${k}`));
+ * if (error) throw error;
+ */
+export function checkConfig(lookup?: ConfigLookup, env: NodeJS.ProcessEnv = process.env): SettingsCheck {
+  try {
+    resolveConfig(lookup, env);
+    return {};
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    if (err.problems.length === 1 && err.problems[0] === MISSING_API_KEY) {
+      return {
+        warning:
+          `${MISSING_API_KEY.slice(0, -1)}. A preview goes on without it and sends no request; ` +
+          "`pulumi up` fails until it is set.",
+      };
+    }
+    return { error: err };
+  }
 }

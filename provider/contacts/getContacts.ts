@@ -7,7 +7,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { type DomainApiClient, getClient } from "../client/api";
 import { DomainApiBaseError } from "../client/errors";
 import type { Contact, ContactListPage } from "../client/wire";
-import { type ConfigLookup, resolveConfig } from "../config";
+import { type ConfigLookup, checkConfig, resolveConfig } from "../config";
+import { warnIfApiKeyInPlainText } from "../keyInState";
 import {
   checkAnswer,
   type Disagreement,
@@ -203,6 +204,7 @@ export async function getContacts(
   options: GetContactsOptions = {},
 ): Promise<GetContactsResult> {
   const request = parseContactsArgs(args);
+  if (options.client === undefined) warnIfApiKeyInPlainText();
   const api = options.client ?? getClient(resolveConfig(programConfig));
   const perPage = request.perPage ?? DEFAULT_PER_PAGE;
   const limit = request.limit ?? Number.POSITIVE_INFINITY;
@@ -247,6 +249,15 @@ export function getContactsOutput(
   args: GetContactsOutputArgs = {},
   options: GetContactsOptions = {},
 ): pulumi.Output<GetContactsResult> {
+  if (options.client === undefined && pulumi.runtime.isDryRun()) {
+    // A preview goes on without a key (previews of pull requests from forks have no secrets):
+    // the contacts are then unknown, as values only `up` can tell. Malformed settings still fail it.
+    const { error, warning } = checkConfig(programConfig);
+    if (error === undefined && warning !== undefined) {
+      void pulumi.log.warn(`getContactsOutput: ${warning}`).catch(() => undefined);
+      return pulumi.output(pulumi.unknown) as unknown as pulumi.Output<GetContactsResult>;
+    }
+  }
   // pulumi.output() walks objects key by key and would turn a Date into {}: format dates first.
   const plain: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(args))

@@ -12,7 +12,7 @@ import { isNotFound } from "../client/failures";
 import { containsUnknown, unknownInputs, withoutProvider } from "../engine";
 import * as log from "../log";
 import { PartialFailure } from "../partialFailure";
-import { client } from "../session";
+import { checkSettings, client } from "../session";
 
 type Props = Record<string, unknown>;
 
@@ -62,9 +62,11 @@ export function domainProblem(domain: unknown): string | undefined {
 
 /**
  * Validates `domain` and turns it into the form the API takes (lower case, xn-- labels); passes
- * `triggers` through; makes no request.
+ * `triggers` through; makes no request. Malformed settings fail here, as `up` would fail on them
+ * (a missing key is only a warning: a preview needs none).
  */
 export async function check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  checkSettings();
   const failures = unknownInputs(news, ["domain", "triggers"], "DomainRestore");
   // Triggers are passed through as they are; only the domain is validated, once it is known.
   if (containsUnknown(news.domain)) return { inputs: news, failures };
