@@ -31,7 +31,7 @@ export interface ClientConfig {
  * can go on without a key (previews of pull requests from forks run without secrets), so callers
  * that only check tell it apart from the problems that fail a preview.
  */
-export const MISSING_API_KEY = `domainapi:apiKey is not set: ${API_KEY_HINT}.`;
+const MISSING_API_KEY = `domainapi:apiKey is not set: ${API_KEY_HINT}.`;
 
 /** The names of the settings, as they appear after `domainapi:` in the stack config. */
 export type ConfigKey = "apiKey" | "baseUrl" | "timeoutMs" | "maxRetries";

@@ -59,31 +59,6 @@ function statusRule(status: number): StatusRule {
   return STATUS_RULES.get(status) ?? NEVER;
 }
 
-/**
- * Whether an answer with this status may go away if the request is sent again later (429, 502,
- * 503, 504).
- *
- * @example
- * isTransientStatus(503); // true
- * isTransientStatus(500); // false: the same request fails the same way again
- */
-export function isTransientStatus(status: number): boolean {
-  return statusRule(status).resend !== "never";
-}
-
-/**
- * Whether an answer with this status is a refusal (429, 503): the API turned the request away
- * before doing it, so resending it cannot apply it twice, even for a request that is not safe to
- * repeat. A 502 or 504 is not: a gateway may have passed the request on before it gave up.
- *
- * @example
- * isRefusalStatus(429); // true
- * isRefusalStatus(502); // false: the change may have been applied
- */
-export function isRefusalStatus(status: number): boolean {
-  return statusRule(status).resend === "always";
-}
-
 /** The methods of the Domain Management API. */
 export type HttpMethod = "GET" | "PUT" | "PATCH" | "POST";
 

@@ -14,7 +14,7 @@ import {
 } from "../../provider/client/errors";
 import { httpError, isNotFound, networkError, responseError } from "../../provider/client/failures";
 import { redact } from "../../provider/client/redact";
-import { isRefusalStatus, isTransientStatus } from "../../provider/client/retry";
+import { answerVerdict } from "../../provider/client/retry";
 import { Transport } from "../../provider/client/transport";
 import { ContactsListingError } from "../../provider/contacts/getContacts";
 import { InvalidArgumentError } from "../../provider/contacts/query";
@@ -124,9 +124,16 @@ describe("redaction", () => {
 });
 
 describe("status classification", () => {
-  test("429, 502, 503 and 504 are transient; of those only 429 and 503 are refusals", () => {
-    expect([400, 404, 429, 500, 502, 503, 504].filter(isTransientStatus)).toEqual([429, 502, 503, 504]);
-    expect([400, 404, 429, 500, 502, 503, 504].filter(isRefusalStatus)).toEqual([429, 503]);
+  test("one table: 429, 502, 503 and 504 pass with time; of those only 429 and 503 are refusals", () => {
+    const statuses = [400, 401, 403, 404, 409, 429, 500, 502, 503, 504];
+    const retryable = (method: string, replayable: boolean) =>
+      statuses.filter((s) => answerVerdict(s, method, replayable).retryable);
+    const unknown = (method: string) =>
+      statuses.filter((s) => answerVerdict(s, method, false).outcome === "unknown");
+    expect(retryable("PUT", true)).toEqual([429, 502, 503, 504]);
+    expect(retryable("POST", false)).toEqual([429, 503]);
+    expect(unknown("POST")).toEqual([502, 504]);
+    expect(unknown("GET")).toEqual([]);
   });
 
   const gateway = (method: string, status: number, replayable: boolean) =>
