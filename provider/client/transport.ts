@@ -154,13 +154,14 @@ function packageVersion(): string {
 }
 
 /**
- * The default sinks: `pulumi.log`, loaded lazily so that plain scripts do not pay for the Pulumi
- * SDK, and guarded so that logging never fails a request. Without an engine the SDK drops debug
- * lines; set DOMAINAPI_DEBUG=1 to see them on stderr as `[domainapi] GET /v2/… -> 200 …`.
+ * The default sinks: `pulumi.log` when an engine listens, loaded lazily so that plain scripts do
+ * not pay for the Pulumi SDK, and guarded so that logging never fails a request. Without an engine
+ * the SDK drops debug lines and prints info on stdout: set DOMAINAPI_DEBUG=1 to see the debug
+ * lines on stderr as `[domainapi] GET /v2/… -> 200 …`; waits go to stderr the same way.
  */
-function pulumiLog(): typeof import("@pulumi/pulumi").log | undefined {
+function pulumiSdk(): typeof import("@pulumi/pulumi") | undefined {
   try {
-    return (require("@pulumi/pulumi") as typeof import("@pulumi/pulumi")).log;
+    return require("@pulumi/pulumi") as typeof import("@pulumi/pulumi");
   } catch {
     return undefined;
   }
@@ -168,15 +169,15 @@ function pulumiLog(): typeof import("@pulumi/pulumi").log | undefined {
 
 function defaultLog(message: string): void {
   if (process.env.DOMAINAPI_DEBUG) process.stderr.write(`[domainapi] ${message}\n`);
-  void pulumiLog()
-    ?.debug(`domainapi: ${message}`)
+  void pulumiSdk()
+    ?.log.debug(`domainapi: ${message}`)
     .catch(() => undefined);
 }
 
 function defaultInfo(message: string): void {
-  void pulumiLog()
-    ?.info(`domainapi: ${message}`)
-    .catch(() => undefined);
+  const sdk = pulumiSdk();
+  if (sdk?.runtime.hasEngine()) void sdk.log.info(`domainapi: ${message}`).catch(() => undefined);
+  else process.stderr.write(`[domainapi] ${message}\n`);
 }
 
 interface AttemptState {
