@@ -11,7 +11,7 @@ import { ConfigError } from "../../provider/client/errors";
 import { checkConfig } from "../../provider/config";
 import { getContactsOutput } from "../../provider/contacts/getContacts";
 import * as restore from "../../provider/restore/provider";
-import { configureWith, settingsCheck } from "../../provider/session";
+import { configureWith, settingsCheck, verifyOnRefreshSetting } from "../../provider/session";
 import { API_KEY, useSandbox } from "../sandbox/helpers";
 import { PROVIDER } from "./helpers";
 
@@ -113,8 +113,15 @@ describe("checkConfig and explicit provider settings", () => {
   });
 
   it("configureWith takes an explicit provider's inputs, numbers as numbers", () => {
-    configureWith({ apiKey: API_KEY, baseUrl: sandbox.url, timeoutMs: 1500, maxRetries: 2 });
+    configureWith({
+      apiKey: API_KEY,
+      baseUrl: sandbox.url,
+      timeoutMs: 1500,
+      maxRetries: 2,
+      verifyOnRefresh: true,
+    });
     expect(settingsCheck()).toEqual({});
+    expect(verifyOnRefreshSetting()).toBe("true");
     configureWith({ apiKey: API_KEY, baseUrl: `${sandbox.url}/v2`, timeoutMs: 0 });
     expect(settingsCheck().error?.problems).toEqual([
       expect.stringContaining("ends with /v2"),
