@@ -7,7 +7,12 @@
  * map versus `new pulumi.Config("domainapi")`), so the stack-config getter is passed in and this
  * module stays free of Pulumi.
  */
-import { API_KEY_HINT, ConfigError } from "./client/errors";
+import { ConfigError } from "./client/errors";
+import { quote } from "./client/redact";
+
+/** The two ways to supply the key, named in every message about a missing or refused key. */
+export const API_KEY_HINT =
+  "set it with `pulumi config set --secret domainapi:apiKey <key>` or the DOMAINAPI_API_KEY environment variable";
 
 /** The validated settings the client needs. */
 export interface ClientConfig {
@@ -20,6 +25,13 @@ export interface ClientConfig {
   /** How many times a failed request may be resent (when that is safe). Default 4. */
   maxRetries: number;
 }
+
+/**
+ * The problem {@link resolveConfig} reports for a key that is not set, word for word: a preview
+ * can go on without a key (previews of pull requests from forks run without secrets), so callers
+ * that only check tell it apart from the problems that fail a preview.
+ */
+const MISSING_API_KEY = `domainapi:apiKey is not set: ${API_KEY_HINT}.`;
 
 /** The names of the settings, as they appear after `domainapi:` in the stack config. */
 export type ConfigKey = "apiKey" | "baseUrl" | "timeoutMs" | "maxRetries";
@@ -36,7 +48,7 @@ export type ConfigKey = "apiKey" | "baseUrl" | "timeoutMs" | "maxRetries";
 export type ConfigLookup = (key: ConfigKey) => string | undefined;
 
 /** The environment variable that backs each setting. */
-export const ENV_VARS: Readonly<Record<ConfigKey, string>> = {
+const ENV_VARS: Readonly<Record<ConfigKey, string>> = {
   apiKey: "DOMAINAPI_API_KEY",
   baseUrl: "DOMAINAPI_BASE_URL",
   timeoutMs: "DOMAINAPI_TIMEOUT_MS",
@@ -44,9 +56,9 @@ export const ENV_VARS: Readonly<Record<ConfigKey, string>> = {
 };
 
 /** Default per-attempt timeout. */
-export const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_TIMEOUT_MS = 30_000;
 /** Default number of resends. */
-export const DEFAULT_MAX_RETRIES = 4;
+const DEFAULT_MAX_RETRIES = 4;
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: a header value cannot hold them
 const NOT_HEADER_SAFE = /[\s\u0000-\u001f\u007f]/;
@@ -78,24 +90,34 @@ export function resolveConfig(lookup?: ConfigLookup, env: NodeJS.ProcessEnv = pr
   const problems: string[] = [];
 
   if (apiKey === "") {
-    problems.push(`domainapi:apiKey is not set: ${API_KEY_HINT}.`);
+    problems.push(MISSING_API_KEY);
   } else if (NOT_HEADER_SAFE.test(apiKey)) {
     problems.push(
       `domainapi:apiKey contains whitespace or control characters, which cannot be sent in a header: ${API_KEY_HINT}.`,
     );
   }
 
-  const baseUrl = normalizeBaseUrl(read("baseUrl"), problems);
-  const timeoutMs = readInteger("timeoutMs", read("timeoutMs"), DEFAULT_TIMEOUT_MS, TIMEOUT_RANGE, problems);
+  // Every value a message quotes is redacted with the key before it is cut (see quote()).
+  const secret = apiKey === "" ? undefined : apiKey;
+  const baseUrl = normalizeBaseUrl(read("baseUrl"), problems, secret);
+  const timeoutMs = readInteger(
+    "timeoutMs",
+    read("timeoutMs"),
+    DEFAULT_TIMEOUT_MS,
+    TIMEOUT_RANGE,
+    problems,
+    secret,
+  );
   const maxRetries = readInteger(
     "maxRetries",
     read("maxRetries"),
     DEFAULT_MAX_RETRIES,
     RETRIES_RANGE,
     problems,
+    secret,
   );
 
-  if (problems.length > 0) throw new ConfigError(problems, rawKey);
+  if (problems.length > 0) throw new ConfigError(problems, secret);
   return { apiKey, baseUrl, timeoutMs, maxRetries };
 }
 
@@ -103,7 +125,7 @@ function howToSet(key: ConfigKey, example: string): string {
   return `set it with \`pulumi config set domainapi:${key} ${example}\` or the ${ENV_VARS[key]} environment variable`;
 }
 
-function normalizeBaseUrl(raw: string | undefined, problems: string[]): string {
+function normalizeBaseUrl(raw: string | undefined, problems: string[], secret: string | undefined): string {
   const fix = howToSet("baseUrl", "https://api.example.com");
   if (raw === undefined || raw.trim() === "") {
     problems.push(`domainapi:baseUrl is not set: ${fix}.`);
@@ -114,11 +136,13 @@ function normalizeBaseUrl(raw: string | undefined, problems: string[]): string {
   try {
     url = new URL(text);
   } catch {
-    problems.push(`domainapi:baseUrl ${quote(text)} is not an absolute URL: ${fix}.`);
+    problems.push(`domainapi:baseUrl ${quote(text, secret)} is not an absolute URL: ${fix}.`);
     return "";
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    problems.push(`domainapi:baseUrl ${quote(text)} must use http or https, not ${url.protocol}: ${fix}.`);
+    problems.push(
+      `domainapi:baseUrl ${quote(text, secret)} must use http or https, not ${url.protocol}: ${fix}.`,
+    );
     return "";
   }
   if (url.username !== "" || url.password !== "") {
@@ -129,13 +153,13 @@ function normalizeBaseUrl(raw: string | undefined, problems: string[]): string {
     return "";
   }
   if (url.search !== "" || url.hash !== "") {
-    problems.push(`domainapi:baseUrl ${quote(text)} must not contain a query or a fragment: ${fix}.`);
+    problems.push(`domainapi:baseUrl ${quote(text, secret)} must not contain a query or a fragment: ${fix}.`);
     return "";
   }
   const path = url.pathname.replace(/\/+$/, "");
   if (/\/v2$/i.test(path)) {
     problems.push(
-      `domainapi:baseUrl ${quote(text)} ends with /v2; drop the /v2, since every request path starts with it ` +
+      `domainapi:baseUrl ${quote(text, secret)} ends with /v2; drop the /v2, since every request path starts with it ` +
         `(e.g. ${url.origin}${path.slice(0, -3)}): ${fix}.`,
     );
     return "";
@@ -149,13 +173,14 @@ function readInteger(
   fallback: number,
   range: { min: number; max: number },
   problems: string[],
+  secret: string | undefined,
 ): number {
   if (raw === undefined) return fallback;
   const text = raw.trim();
   const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isSafeInteger(value) || value < range.min || value > range.max) {
     problems.push(
-      `domainapi:${key} ${quote(text)} must be an integer from ${range.min} to ${range.max}: ` +
+      `domainapi:${key} ${quote(text, secret)} must be an integer from ${range.min} to ${range.max}: ` +
         `${howToSet(key, String(fallback))}.`,
     );
     return fallback;
@@ -163,7 +188,36 @@ function readInteger(
   return value;
 }
 
-function quote(text: string): string {
-  const short = text.length > 200 ? `${text.slice(0, 200)}…` : text;
-  return JSON.stringify(short);
+/** What {@link checkConfig} found. */
+export interface SettingsCheck {
+  /** Settings `up` would refuse, with `up`'s own message (every problem listed). */
+  error?: ConfigError;
+  /** Only the key is missing: fine for a preview, an error at `up` (said in the text). */
+  warning?: string;
+}
+
+/**
+ * Checks the settings the way the first request at `up` will, without sending any: a malformed
+ * setting is an error with `up`'s exact message; a missing key alone is a warning, since previews
+ * of pull requests from forks run without secrets.
+ *
+ * @example
+ * const { error, warning } = checkConfig((k) => config.get(`domainapi:${k}`));
+ * if (error) throw error;
+ */
+export function checkConfig(lookup?: ConfigLookup, env: NodeJS.ProcessEnv = process.env): SettingsCheck {
+  try {
+    resolveConfig(lookup, env);
+    return {};
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    if (err.problems.length === 1 && err.problems[0] === MISSING_API_KEY) {
+      return {
+        warning:
+          `${MISSING_API_KEY.slice(0, -1)}. A preview goes on without it and sends no request; ` +
+          "`pulumi up` fails until it is set.",
+      };
+    }
+    return { error: err };
+  }
 }

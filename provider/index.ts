@@ -7,7 +7,9 @@
  * new domainapi.DnsTemplateRecords("web", { templateId: "tpl-1", records: [{ name: "@", type: "A", content: "192.0.2.10" }] });
  */
 export {
+  ClientClosedError,
   ConfigError,
+  DomainApiBaseError,
   DomainApiError,
   type DomainApiErrorCode,
   type DomainApiErrorKind,

@@ -4,13 +4,17 @@
  * with those properties (and an initialization error) instead of forgetting it, so the state says
  * exactly what the API holds and the next `pulumi up` can finish the job.
  */
-
+import { DomainApiBaseError } from "./client/errors";
 import { PROVIDER_KEY } from "./engine";
 
 type Props = Record<string, unknown>;
 
-/** A failure after part of the work was applied, with the state that was reached. */
-export class PartialFailure extends Error {
+/**
+ * A failure after part of the work was applied, with the state that was reached. Its code is
+ * `DOMAINAPI_PARTIAL_FAILURE`; its `cause` says what stopped the work.
+ */
+export class PartialFailure extends DomainApiBaseError {
+  static override readonly brand: symbol = Symbol.for("pulumi-domainapi.PartialFailure");
   /** The resource's id. */
   readonly id: string;
   /** The outputs to record, `__provider` included. */
@@ -26,8 +30,7 @@ export class PartialFailure extends Error {
    * throw new PartialFailure("2nd PATCH failed: 500", "tpl-1", outputsSoFar, news, err);
    */
   constructor(message: string, id: string, properties: Props, inputs: Props, cause?: unknown) {
-    super(message, cause === undefined ? undefined : { cause });
-    this.name = "PartialFailure";
+    super(message, "DOMAINAPI_PARTIAL_FAILURE", cause === undefined ? undefined : { cause });
     this.id = id;
     this.properties = { ...properties, [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
     this.reasons = [message];

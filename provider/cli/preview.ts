@@ -11,6 +11,7 @@
  * Knows neither HTTP nor the provider.
  */
 import { z } from "zod";
+import { PreviewInputError } from "./errors";
 
 const Props = z.record(z.string(), z.unknown());
 
@@ -61,10 +62,7 @@ export type PreviewDiagnostic = z.infer<typeof PreviewDiagnosticSchema>;
 /** A parsed `pulumi preview --json` document. */
 export type PreviewDigest = z.infer<typeof PreviewDigestSchema>;
 
-/** The input is not a preview: the command exits with status 2 and this message. */
-export class PreviewInputError extends Error {
-  override readonly name = "PreviewInputError";
-}
+export { PreviewInputError };
 
 /**
  * Parses the text `pulumi preview --json` printed.

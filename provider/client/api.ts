@@ -7,7 +7,8 @@
  */
 import { createHash } from "node:crypto";
 import type { ClientConfig } from "../config";
-import { type DomainApiError, RequestBodyError, type ResponseFailure, responseError } from "./errors";
+import { type DomainApiError, RequestBodyError } from "./errors";
+import { type ResponseFailure, responseError } from "./failures";
 import { isReplayable } from "./retry";
 import { Transport, type TransportOptions, type TransportResponse } from "./transport";
 import {

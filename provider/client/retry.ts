@@ -1,20 +1,63 @@
 /**
- * The retry policy, as a pure function: given what failed, how often and for how long, whether to
- * send the request again and after what wait. It knows no sockets and no clock of its own (the
+ * Every decision about a failed request, as pure functions over one table of statuses
+ * ({@link STATUS_RULES}): whether to send it again and after what wait, whether the change it
+ * asked for took effect, and what to advise. It knows no sockets and no clock of its own (the
  * time and the random source come in), so every rule is tested without a server:
  *
- * - what is retried: 429, 502, 503, 504; a connection that was never made (always); a connection
- *   lost after the request may have been written (only a request that is safe to repeat);
- * - what is never resent once it may have reached the API: a PATCH with adds, the restore POST
- *   (a 429 or 503 is a refusal, so those are resent even then; a 502/504 is not: a gateway may have
- *   passed the request on);
+ * - what is resent: 429 and 503 (refusals: the API turned the request away before doing it);
+ *   502 and 504 only for a request that is safe to repeat (a gateway may have passed it on); a
+ *   connection that was never made (always); a connection lost after the request may have been
+ *   written (only a request that is safe to repeat); nothing else;
  * - how long to wait: the API's Retry-After (delta-seconds or an HTTP date) plus jitter, else
  *   exponential backoff with jitter; every wait at least a floor, so that a Retry-After in the past
  *   or of zero seconds does not turn into a burst of requests;
  * - bounds: `maxRetries` resends (a 429 is the API pacing us, not a failure, so it does not count),
- *   a longest single wait (a longer Retry-After ends the retries) and a total time per request.
+ *   a longest single wait (a longer Retry-After ends the retries) and a total time per request;
+ * - what a failure means: its outcome (`not-applied`, `applied`, `unknown`), whether running the
+ *   operation again could succeed, and the advice its message ends with.
  */
-import { isRefusalStatus, isTransientStatus } from "./errors";
+import { API_KEY_HINT } from "../config";
+import type { RequestOutcome } from "./errors";
+
+/** When an answer with a given status is sent again. */
+type Resend =
+  /** Never: the same request would get the same answer. */
+  | "never"
+  /** Whatever the request: the API turned it away before doing anything. */
+  | "always"
+  /** Only a request that is safe to repeat: a gateway may have passed it on before it failed. */
+  | "if-replayable";
+
+/** What an answer's status means: the one table every decision below reads. */
+interface StatusRule {
+  resend: Resend;
+  /** Whether a resend counts against `maxRetries` (a 429 is the API pacing us, not a failure). */
+  counted: boolean;
+  /** Whether the change may have been applied before the answer (a gateway's 502/504). */
+  mayHaveApplied: boolean;
+  /** Whether the answer refuses the key (401/403): never resent, and the advice names the key. */
+  auth: boolean;
+}
+
+const NEVER: StatusRule = { resend: "never", counted: true, mayHaveApplied: false, auth: false };
+const AUTH: StatusRule = { ...NEVER, auth: true };
+
+/**
+ * The statuses that mean more than "this request failed"; any status not listed is {@link NEVER}:
+ * resending it would get the same answer, and nothing was applied.
+ */
+const STATUS_RULES: ReadonlyMap<number, StatusRule> = new Map([
+  [401, AUTH],
+  [403, AUTH],
+  [429, { resend: "always", counted: false, mayHaveApplied: false, auth: false }],
+  [502, { resend: "if-replayable", counted: true, mayHaveApplied: true, auth: false }],
+  [503, { resend: "always", counted: true, mayHaveApplied: false, auth: false }],
+  [504, { resend: "if-replayable", counted: true, mayHaveApplied: true, auth: false }],
+]);
+
+function statusRule(status: number): StatusRule {
+  return STATUS_RULES.get(status) ?? NEVER;
+}
 
 /** The methods of the Domain Management API. */
 export type HttpMethod = "GET" | "PUT" | "PATCH" | "POST";
@@ -193,11 +236,8 @@ export function backoffMs(attempt: number, baseMs: number, maxMs: number, random
 /**
  * Up to half the asked wait (at most 1 s) on top of a Retry-After, at random: never less than the
  * API asked for, and requests refused together do not all come back together.
- *
- * @example
- * retryAfterJitterMs(2000, () => 1); // 1000
  */
-export function retryAfterJitterMs(askedMs: number, random: () => number): number {
+function retryAfterJitterMs(askedMs: number, random: () => number): number {
   return random() * Math.min(1_000, askedMs / 2 + 50);
 }
 
@@ -206,9 +246,9 @@ function refusal(ctx: RetryContext): string | undefined {
   const { failure, replayable } = ctx;
   if (failure.type === "status") {
     const { status } = failure;
-    if (!isTransientStatus(status)) return `a ${status} answer would be the same again`;
-    // A refusal cannot have applied anything; a gateway's 502/504 may come after it did.
-    if (!replayable && !isRefusalStatus(status)) {
+    const rule = statusRule(status);
+    if (rule.resend === "never") return `a ${status} answer would be the same again`;
+    if (rule.resend === "if-replayable" && !replayable) {
       return `the request may have been passed on before the ${status}, and repeating it could apply it twice`;
     }
     return undefined;
@@ -241,8 +281,8 @@ export function decideRetry(ctx: RetryContext, options: RetryOptions): RetryDeci
   // A 429 is the API pacing us, not failing: waiting it out is bounded by the total time, not by
   // maxRetries, or a burst of parallel Pulumi steps would give up while the API still admits
   // requests at its pace.
-  const rateLimited = ctx.failure.type === "status" && ctx.failure.status === 429;
-  if (!rateLimited && ctx.countedRetries >= options.maxRetries) {
+  const counted = ctx.failure.type !== "status" || statusRule(ctx.failure.status).counted;
+  if (counted && ctx.countedRetries >= options.maxRetries) {
     return {
       retry: false,
       reason: `it was resent ${options.maxRetries} time(s), as many as domainapi:maxRetries allows`,
@@ -274,5 +314,83 @@ export function decideRetry(ctx: RetryContext, options: RetryOptions): RetryDeci
       bounded: true,
     };
   }
-  return { retry: true, delayMs, counted: !rateLimited };
+  return { retry: true, delayMs, counted };
+}
+
+/** What a failure means for the user: the verdict its error carries. */
+export interface Verdict {
+  /** Whether the change the request asked for took effect. */
+  outcome: RequestOutcome;
+  /** Whether running the operation again could succeed. */
+  retryable: boolean;
+  /** The sentence the message ends with: what to do (empty when the facts say it all). */
+  advice: string;
+}
+
+const ADVICE_BUSY = "The API is busy or unavailable; try again later.";
+const ADVICE_UNKNOWN =
+  "The request may have reached the API, so its outcome is unknown; it was not resent because " +
+  "repeating it could apply it twice.";
+
+/**
+ * The verdict on a non-2xx answer. A 502/504 to a request that is not safe to repeat has an
+ * `unknown` outcome and is not `retryable`, like a dropped connection: a change that may have been
+ * applied is not to be repeated blindly.
+ *
+ * @example
+ * answerVerdict(502, "POST", false); // { outcome: "unknown", retryable: false, advice: "The request may have reached…" }
+ * answerVerdict(401, "GET", true).advice; // "Check the API key: set it with …"
+ */
+export function answerVerdict(status: number, method: HttpMethod | string, replayable: boolean): Verdict {
+  const rule = statusRule(status);
+  if (rule.auth)
+    return { outcome: "not-applied", retryable: false, advice: `Check the API key: ${API_KEY_HINT}.` };
+  const outcome: RequestOutcome = rule.mayHaveApplied && method !== "GET" ? "unknown" : "not-applied";
+  const retryable = rule.resend !== "never" && (outcome !== "unknown" || replayable);
+  const advice = retryable ? ADVICE_BUSY : outcome === "unknown" ? ADVICE_UNKNOWN : "";
+  return { outcome, retryable, advice };
+}
+
+/**
+ * The verdict on a request that got no (complete) answer: nothing applied when the connection was
+ * never made (or for a GET); else unknown, and worth running again only when safe to repeat.
+ *
+ * @example
+ * networkVerdict("POST", true, false).outcome; // "unknown"
+ */
+export function networkVerdict(
+  method: HttpMethod | string,
+  maybeSent: boolean,
+  replayable: boolean,
+): Verdict {
+  if (!maybeSent || method === "GET") {
+    return {
+      outcome: "not-applied",
+      retryable: true,
+      advice: "Nothing was changed; check that the API is reachable and try again.",
+    };
+  }
+  if (replayable) {
+    return {
+      outcome: "unknown",
+      retryable: true,
+      advice: "The request is safe to repeat: run the operation again.",
+    };
+  }
+  return { outcome: "unknown", retryable: false, advice: ADVICE_UNKNOWN };
+}
+
+/**
+ * The verdict on a 2xx answer whose body does not fit the spec: the API said the change was made,
+ * unless `outcome` says the body was the only account of what was done.
+ *
+ * @example
+ * unreadableVerdict("PUT").outcome; // "applied"
+ */
+export function unreadableVerdict(method: HttpMethod | string, outcome?: RequestOutcome): Verdict {
+  return {
+    outcome: outcome ?? (method === "GET" ? "not-applied" : "applied"),
+    retryable: false,
+    advice: "The API may have changed; please report this with the debug log (pulumi up --debug).",
+  };
 }

@@ -13,12 +13,22 @@
  *
  * Timeouts are undici's header and body timeouts, per attempt. undici checks them on a coarse
  * clock (about 0.5 to 1 s resolution), which is irrelevant at the default 30 s.
+ *
+ * Proxies: the dispatcher is undici's EnvHttpProxyAgent, so `HTTP_PROXY`, `HTTPS_PROXY` and
+ * `NO_PROXY` (or their lower-case forms, which win) are honoured as curl and most tools do. An
+ * `https:` base URL goes through the proxy in a CONNECT tunnel (the proxy sees only host and port);
+ * an `http:` one is forwarded, so the proxy sees the request, headers included, as any plain-HTTP
+ * hop does. The key is only ever in the Authorization header, never in a URL.
  */
+
+import { STATUS_CODES } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import { Agent, type Dispatcher, interceptors, type RetryHandler } from "undici";
+import { type Dispatcher, EnvHttpProxyAgent, interceptors, type RetryHandler } from "undici";
 import type { z } from "zod";
 import type { ClientConfig } from "../config";
-import { httpError, networkError, type RequestOutcome, redact, responseError } from "./errors";
+import { ClientClosedError, type RequestOutcome } from "./errors";
+import { bodyStart, httpError, networkError, responseError } from "./failures";
+import { redact } from "./redact";
 import { decideRetry, type HttpMethod, mayHaveBeenSent, type RetryFailure } from "./retry";
 import { describeIssues } from "./wire";
 
@@ -56,8 +66,13 @@ export interface TransportResponse<T> {
 
 /** Options of a {@link Transport}; all have sensible defaults. */
 export interface TransportOptions {
-  /** Where debug lines go. Default: `pulumi.log.debug` (shown by `pulumi up --debug`). */
+  /** Where debug lines go (one per attempt). Default: `pulumi.log.debug` (shown by `pulumi up --debug`). */
   log?: (message: string) => void;
+  /**
+   * Where a wait for a 429 or 503 is told, with its length and its request. Default:
+   * `pulumi.log.info` (shown by `pulumi up`), so that a long run says why it waits.
+   */
+  info?: (message: string) => void;
   /** The longest single wait before a retry; a longer Retry-After ends the retries. Default 60 s. */
   maxRetryWaitMs?: number;
   /** The longest time one request may spend, retries and waits included. Default 5 min. */
@@ -79,18 +94,31 @@ const CONNECT_TIMEOUT_MS = 10_000;
 const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 
 interface SharedAgent {
-  agent: Agent;
+  agent: EnvHttpProxyAgent;
   users: number;
 }
 
-/** One keep-alive pool per base URL, shared by every Transport in the process. */
+/**
+ * One keep-alive pool per base URL and proxy setting, shared by every Transport in the process.
+ * The proxy variables are part of the key because the agent reads them when it is made (NO_PROXY
+ * it reads at each request).
+ */
 const agents = new Map<string, SharedAgent>();
 
-function acquireAgent(baseUrl: string): Agent {
-  let shared = agents.get(baseUrl);
+function poolKey(baseUrl: string): string {
+  const env = process.env;
+  return JSON.stringify([
+    baseUrl,
+    env.http_proxy ?? env.HTTP_PROXY ?? "",
+    env.https_proxy ?? env.HTTPS_PROXY ?? "",
+  ]);
+}
+
+function acquireAgent(key: string): EnvHttpProxyAgent {
+  let shared = agents.get(key);
   if (shared === undefined) {
     shared = {
-      agent: new Agent({
+      agent: new EnvHttpProxyAgent({
         connections: CONNECTIONS_PER_BASE_URL,
         keepAliveTimeout: 4_000,
         keepAliveMaxTimeout: 60_000,
@@ -98,18 +126,18 @@ function acquireAgent(baseUrl: string): Agent {
       }),
       users: 0,
     };
-    agents.set(baseUrl, shared);
+    agents.set(key, shared);
   }
   shared.users += 1;
   return shared.agent;
 }
 
-async function releaseAgent(baseUrl: string): Promise<void> {
-  const shared = agents.get(baseUrl);
+async function releaseAgent(key: string): Promise<void> {
+  const shared = agents.get(key);
   if (shared === undefined) return;
   shared.users -= 1;
   if (shared.users > 0) return;
-  agents.delete(baseUrl);
+  agents.delete(key);
   await shared.agent.close();
 }
 
@@ -120,24 +148,36 @@ let cachedVersion: string | undefined;
  * package's name from inside it, through the `./package.json` entry of its exports), so it is the
  * version of the copy that runs, from `dist/` or from source.
  */
-export function packageVersion(): string {
+function packageVersion(): string {
   cachedVersion ??= (require("pulumi-domainapi/package.json") as { version: string }).version;
   return cachedVersion;
 }
 
 /**
- * The default debug sink: `pulumi.log.debug`, loaded lazily so that plain scripts do not pay for
- * the Pulumi SDK, and guarded so that logging never fails a request. Without an engine the SDK
- * drops debug lines; set DOMAINAPI_DEBUG=1 to see them on stderr.
+ * The default sinks: `pulumi.log` when an engine listens, loaded lazily so that plain scripts do
+ * not pay for the Pulumi SDK, and guarded so that logging never fails a request. Without an engine
+ * the SDK drops debug lines and prints info on stdout: set DOMAINAPI_DEBUG=1 to see the debug
+ * lines on stderr as `[domainapi] GET /v2/… -> 200 …`; waits go to stderr the same way.
  */
+function pulumiSdk(): typeof import("@pulumi/pulumi") | undefined {
+  try {
+    return require("@pulumi/pulumi") as typeof import("@pulumi/pulumi");
+  } catch {
+    return undefined;
+  }
+}
+
 function defaultLog(message: string): void {
   if (process.env.DOMAINAPI_DEBUG) process.stderr.write(`[domainapi] ${message}\n`);
-  try {
-    const pulumi = require("@pulumi/pulumi") as typeof import("@pulumi/pulumi");
-    void pulumi.log.debug(message).catch(() => undefined);
-  } catch {
-    // Logging is best effort.
-  }
+  void pulumiSdk()
+    ?.log.debug(`domainapi: ${message}`)
+    .catch(() => undefined);
+}
+
+function defaultInfo(message: string): void {
+  const sdk = pulumiSdk();
+  if (sdk?.runtime.hasEngine()) void sdk.log.info(`domainapi: ${message}`).catch(() => undefined);
+  else process.stderr.write(`[domainapi] ${message}\n`);
 }
 
 interface AttemptState {
@@ -193,32 +233,34 @@ interface UndiciFailure {
  * await transport.close();
  */
 export class Transport {
-  readonly #baseUrl: string;
   readonly #origin: string;
   readonly #basePath: string;
   readonly #apiKey: string;
   readonly #timeoutMs: number;
   readonly #maxRetries: number;
   readonly #log: (message: string) => void;
+  readonly #info: (message: string) => void;
   readonly #maxRetryWaitMs: number;
   readonly #maxTotalMs: number;
   readonly #backoffBaseMs: number;
-  readonly #agent: Agent;
+  readonly #poolKey: string;
+  readonly #agent: EnvHttpProxyAgent;
   #closed = false;
 
   constructor(config: ClientConfig, options: TransportOptions = {}) {
     const url = new URL(config.baseUrl);
-    this.#baseUrl = config.baseUrl;
     this.#origin = url.origin;
     this.#basePath = url.pathname.replace(/\/+$/, "");
     this.#apiKey = config.apiKey;
     this.#timeoutMs = config.timeoutMs;
     this.#maxRetries = config.maxRetries;
     this.#log = options.log ?? defaultLog;
+    this.#info = options.info ?? defaultInfo;
     this.#maxRetryWaitMs = options.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;
     this.#maxTotalMs = options.maxTotalMs ?? DEFAULT_MAX_TOTAL_MS;
     this.#backoffBaseMs = options.backoffBaseMs ?? DEFAULT_BACKOFF_BASE_MS;
-    this.#agent = acquireAgent(config.baseUrl);
+    this.#poolKey = poolKey(config.baseUrl);
+    this.#agent = acquireAgent(this.#poolKey);
   }
 
   /**
@@ -228,7 +270,7 @@ export class Transport {
    *   does not fit `schema`
    */
   async request<T>(req: TransportRequest<T>): Promise<TransportResponse<T>> {
-    if (this.#closed) throw new Error("Transport is closed");
+    if (this.#closed) throw new ClientClosedError(req.method, req.path);
     const query = req.query?.toString() ?? "";
     const path = `${this.#basePath}${req.path}${query ? `?${query}` : ""}`;
     const logPath = `${req.path}${query ? `?${query}` : ""}`;
@@ -331,7 +373,7 @@ export class Transport {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await releaseAgent(this.#baseUrl);
+    await releaseAgent(this.#poolKey);
   }
 
   #parse<T>(
@@ -356,7 +398,7 @@ export class Transport {
     try {
       json = JSON.parse(text);
     } catch {
-      throw fail(`the body is not JSON (it starts with ${JSON.stringify(text.slice(0, 60))})`);
+      throw fail(`the body is not JSON (it starts with ${bodyStart(text, this.#apiKey)})`);
     }
     const result = req.schema.safeParse(json);
     if (!result.success) throw fail(describeIssues(result.error));
@@ -443,6 +485,7 @@ export class Transport {
         state,
         decision.delayMs,
       );
+      if (isStatus) this.#tellWait(req.method, logPath, status, state.attempt + 1, decision.delayMs);
       return setTimeout(() => {
         this.#nextAttempt(state, decision.counted);
         next(null);
@@ -453,9 +496,26 @@ export class Transport {
   #logAttempt(method: string, path: string, outcome: string, state: AttemptState, retryInMs?: number): void {
     const ms = Date.now() - state.attemptStart;
     const retry = retryInMs === undefined ? "" : `; retrying in ${retryInMs} ms`;
-    const line = `domainapi: ${method} ${path} -> ${outcome} in ${ms} ms (attempt ${state.attempt})${retry}`;
+    const line = `${method} ${path} -> ${outcome} in ${ms} ms (attempt ${state.attempt})${retry}`;
     try {
       this.#log(this.#redact(line));
+    } catch {
+      // A failing log sink must not fail the request.
+    }
+  }
+
+  /**
+   * Tells (at info) a wait the API asked for with a 429 or 503 (or a gateway's 502/504): a long run
+   * against a rate-limited API then says why it is quiet.
+   */
+  #tellWait(method: string, path: string, status: number, nextAttempt: number, delayMs: number): void {
+    const seconds = delayMs < 10_000 ? (delayMs / 1000).toFixed(1) : String(Math.round(delayMs / 1000));
+    const statusText = STATUS_CODES[status] ?? "";
+    const line =
+      `${method} ${path} was answered ${status}${statusText ? ` ${statusText}` : ""}; ` +
+      `waiting ${seconds} s before sending it again (attempt ${nextAttempt})`;
+    try {
+      this.#info(this.#redact(line));
     } catch {
       // A failing log sink must not fail the request.
     }

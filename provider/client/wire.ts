@@ -29,7 +29,7 @@ export const RECORD_TYPES = [
 ] as const;
 
 /** A DNS template record type, e.g. `"MX"`. Sent as a single string, never as an array. */
-export const RecordTypeSchema = z.enum(RECORD_TYPES);
+const RecordTypeSchema = z.enum(RECORD_TYPES);
 /** A DNS template record type, e.g. `"MX"`. */
 export type RecordType = z.infer<typeof RecordTypeSchema>;
 
@@ -42,7 +42,7 @@ const uint16 = z.number().int().min(0).max(65535);
  * @example
  * const mx: WireRecord = { name: "@", type: "MX", content: "mx1.example.net", priority: 10 };
  */
-export const WireRecordSchema = z.object({
+const WireRecordSchema = z.object({
   name: z.string().min(1),
   type: RecordTypeSchema,
   content: z.string(),
@@ -94,7 +94,7 @@ export type PatchRecordsBody = z.infer<typeof PatchRecordsBodySchema>;
  * A record id as the API answers it: a string per the spec; an API that sends numbers (`101`) is
  * read as if it had sent `"101"`, since requests name ids as strings.
  */
-export const RecordIdSchema = z.union(
+const RecordIdSchema = z.union(
   [
     z.string().min(1),
     z
@@ -192,7 +192,7 @@ export const ContactSchema = WireContactSchema.transform((c) => ({
 export type Contact = z.output<typeof ContactSchema>;
 
 /** The pagination object: the samples name the page `page`, the field table `current_page`. */
-export const PaginationSchema = z
+const PaginationSchema = z
   .object({
     current_page: z.number().int().positive().optional(),
     page: z.number().int().positive().optional(),
@@ -239,7 +239,7 @@ export function describeIssues(error: z.ZodError, limit = 5): string {
 }
 
 /** Renders a zod issue path as a property path: `["data", 3, "handle"]` -> `data[3].handle`. */
-export function propertyPath(path: readonly PropertyKey[]): string {
+function propertyPath(path: readonly PropertyKey[]): string {
   let out = "";
   for (const key of path) {
     if (typeof key === "number") out += `[${key}]`;

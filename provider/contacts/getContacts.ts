@@ -5,8 +5,10 @@
 import { Readable } from "node:stream";
 import * as pulumi from "@pulumi/pulumi";
 import { type DomainApiClient, getClient } from "../client/api";
+import { DomainApiBaseError } from "../client/errors";
 import type { Contact, ContactListPage } from "../client/wire";
-import { type ConfigLookup, resolveConfig } from "../config";
+import { type ConfigLookup, checkConfig, resolveConfig } from "../config";
+import { warnIfApiKeyInPlainText } from "../keyInState";
 import {
   checkAnswer,
   type Disagreement,
@@ -57,9 +59,10 @@ export interface GetContactsOptions {
  *   follow from `total_results` and `per_page`, a page holding more or fewer contacts than those
  *   say). Asking again would not help; the message names the page and the fields.
  */
-export class ContactsListingError extends Error {
+export class ContactsListingError extends DomainApiBaseError {
+  static override readonly brand: symbol = Symbol.for("pulumi-domainapi.ContactsListingError");
   /** Stable code: test it rather than the message. */
-  readonly code: "DOMAINAPI_CONTACTS_CHANGED" | "DOMAINAPI_CONTACTS_INCONSISTENT";
+  declare readonly code: "DOMAINAPI_CONTACTS_CHANGED" | "DOMAINAPI_CONTACTS_INCONSISTENT";
   /** `changed` (the data moved while paging) or `inconsistent` (the answers contradict themselves). */
   readonly kind: Disagreement["kind"];
   /** Listings started, from page 1, before giving up. */
@@ -71,11 +74,11 @@ export class ContactsListingError extends Error {
         ? `the contacts changed while they were listed, ${passes === 1 ? "once" : `on each of ${passes} listings`} ` +
           `(last: ${disagreement.message}); try again, or narrow the filters`
         : `the API's pagination disagrees: ${disagreement.message}`;
-    super(`getContacts: ${what}. Nothing is returned rather than a partial or duplicated list.`);
-    this.name = "ContactsListingError";
+    super(
+      `getContacts: ${what}. Nothing is returned rather than a partial or duplicated list.`,
+      disagreement.kind === "changed" ? "DOMAINAPI_CONTACTS_CHANGED" : "DOMAINAPI_CONTACTS_INCONSISTENT",
+    );
     this.kind = disagreement.kind;
-    this.code =
-      disagreement.kind === "changed" ? "DOMAINAPI_CONTACTS_CHANGED" : "DOMAINAPI_CONTACTS_INCONSISTENT";
     this.passes = passes;
   }
 }
@@ -201,6 +204,7 @@ export async function getContacts(
   options: GetContactsOptions = {},
 ): Promise<GetContactsResult> {
   const request = parseContactsArgs(args);
+  if (options.client === undefined) warnIfApiKeyInPlainText();
   const api = options.client ?? getClient(resolveConfig(programConfig));
   const perPage = request.perPage ?? DEFAULT_PER_PAGE;
   const limit = request.limit ?? Number.POSITIVE_INFINITY;
@@ -245,6 +249,15 @@ export function getContactsOutput(
   args: GetContactsOutputArgs = {},
   options: GetContactsOptions = {},
 ): pulumi.Output<GetContactsResult> {
+  if (options.client === undefined && pulumi.runtime.isDryRun()) {
+    // A preview goes on without a key (previews of pull requests from forks have no secrets):
+    // the contacts are then unknown, as values only `up` can tell. Malformed settings still fail it.
+    const { error, warning } = checkConfig(programConfig);
+    if (error === undefined && warning !== undefined) {
+      void pulumi.log.warn(`getContactsOutput: ${warning}`).catch(() => undefined);
+      return pulumi.output(pulumi.unknown) as unknown as pulumi.Output<GetContactsResult>;
+    }
+  }
   // pulumi.output() walks objects key by key and would turn a Date into {}: format dates first.
   const plain: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(args))

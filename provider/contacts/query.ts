@@ -11,6 +11,7 @@
  * This module knows neither HTTP nor Pulumi.
  */
 import { z } from "zod";
+import { DomainApiBaseError } from "../client/errors";
 import { CONTACT_STATUSES, type ContactStatus } from "../client/wire";
 
 /**
@@ -61,17 +62,18 @@ export interface GetContactsArgs {
 
 /**
  * A `getContacts` argument that cannot be used, named in `argument`, with `reason` saying what is
- * wrong and how to fix it. The message reads `getContacts: <argument>: <reason>`.
+ * wrong and how to fix it. The message reads `getContacts: <argument>: <reason>`; the code is
+ * `DOMAINAPI_INVALID_ARGUMENT`.
  */
-export class InvalidArgumentError extends Error {
+export class InvalidArgumentError extends DomainApiBaseError {
+  static override readonly brand: symbol = Symbol.for("pulumi-domainapi.InvalidArgumentError");
   /** The argument at fault, e.g. `"perPage"` or `"status[1]"`. */
   readonly argument: string;
   /** What is wrong with it and how to fix it. */
   readonly reason: string;
 
   constructor(argument: string, reason: string) {
-    super(`getContacts: ${argument}: ${reason}`);
-    this.name = "InvalidArgumentError";
+    super(`getContacts: ${argument}: ${reason}`, "DOMAINAPI_INVALID_ARGUMENT");
     this.argument = argument;
     this.reason = reason;
   }

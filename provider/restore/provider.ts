@@ -7,11 +7,12 @@
 import { domainToASCII } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
-import { DomainApiError, domainNotInAccount, isNotFound } from "../client/errors";
+import { DomainApiError, DomainNotInAccountError } from "../client/errors";
+import { isNotFound } from "../client/failures";
 import { containsUnknown, unknownInputs, withoutProvider } from "../engine";
 import * as log from "../log";
 import { PartialFailure } from "../partialFailure";
-import { client } from "../session";
+import { checkSettings, client } from "../session";
 
 type Props = Record<string, unknown>;
 
@@ -61,9 +62,11 @@ export function domainProblem(domain: unknown): string | undefined {
 
 /**
  * Validates `domain` and turns it into the form the API takes (lower case, xn-- labels); passes
- * `triggers` through; makes no request.
+ * `triggers` through; makes no request. Malformed settings fail here, as `up` would fail on them
+ * (a missing key is only a warning: a preview needs none).
  */
 export async function check(_olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  checkSettings();
   const failures = unknownInputs(news, ["domain", "triggers"], "DomainRestore");
   // Triggers are passed through as they are; only the domain is validated, once it is known.
   if (containsUnknown(news.domain)) return { inputs: news, failures };
@@ -115,7 +118,7 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
   try {
     await client().restoreDomain(domain);
   } catch (err) {
-    if (isNotFound(err)) throw domainNotInAccount(err, domain);
+    if (isNotFound(err)) throw new DomainNotInAccountError(err, domain);
     if (err instanceof DomainApiError && err.outcome === "unknown") {
       const message =
         `${err.message}. The restore of "${domain}" may or may not have happened; it was not sent twice. ` +
@@ -148,7 +151,7 @@ export async function update(_id: string, olds: Props, news: Props): Promise<pul
     await client().restoreDomain(domain);
     log.info(`domain ${domain} restored from quarantine (the earlier attempt had not taken effect)`);
   } catch (err) {
-    if (isNotFound(err)) throw domainNotInAccount(err, domain);
+    if (isNotFound(err)) throw new DomainNotInAccountError(err, domain);
     if (!isRefusedAsNotQuarantined(err)) throw err;
     log.warn(
       `domain ${domain}: the API refused a second restore with ${err.status} ` +

@@ -3,6 +3,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { domainRestoreProvider } from "../dynamic";
+import { warnIfApiKeyInPlainText } from "../keyInState";
 
 /** Inputs of {@link DomainRestore}. */
 export interface DomainRestoreArgs {
@@ -33,6 +34,7 @@ export class DomainRestore extends pulumi.dynamic.Resource {
   declare readonly triggers: pulumi.Output<unknown[] | undefined>;
 
   constructor(name: string, args: DomainRestoreArgs, opts?: pulumi.CustomResourceOptions) {
+    warnIfApiKeyInPlainText();
     super(
       domainRestoreProvider,
       name,

@@ -1,23 +1,24 @@
 import { inspect } from "node:util";
 import fc from "fast-check";
 import { describe, expect, test, vi } from "vitest";
+import { PreviewInputError } from "../../provider/cli/errors";
+import { extractApiMessage } from "../../provider/client/body";
 import {
+  ClientClosedError,
   ConfigError,
+  DomainApiBaseError,
   DomainApiError,
   DomainNotInAccountError,
-  domainNotInAccount,
-  extractApiMessage,
-  httpError,
-  isNotFound,
-  isRefusalStatus,
-  isTransientStatus,
-  networkError,
   RequestBodyError,
-  redact,
-  responseError,
   TemplateNotFoundError,
-  templateNotFound,
 } from "../../provider/client/errors";
+import { httpError, isNotFound, networkError, responseError } from "../../provider/client/failures";
+import { redact } from "../../provider/client/redact";
+import { answerVerdict } from "../../provider/client/retry";
+import { Transport } from "../../provider/client/transport";
+import { ContactsListingError } from "../../provider/contacts/getContacts";
+import { InvalidArgumentError } from "../../provider/contacts/query";
+import { PartialFailure } from "../../provider/partialFailure";
 
 const KEY = "sk_test_ERRORS_abcdef123456";
 
@@ -105,7 +106,7 @@ describe("redaction", () => {
     expect(err.message).not.toContain("pulumi refresh");
   });
 
-  test("DomainApiError.is (the older spelling of instanceof) and isNotFound recognise errors by brand", () => {
+  test("isNotFound recognises the API's 404 by brand, nothing else", () => {
     const notFound = httpError({
       method: "PATCH",
       path: "/v2/x",
@@ -115,7 +116,7 @@ describe("redaction", () => {
       replayable: false,
       secret: KEY,
     });
-    expect(DomainApiError.is(notFound)).toBe(true);
+    expect(notFound).toBeInstanceOf(DomainApiError);
     expect(isNotFound(notFound)).toBe(true);
     expect(isNotFound(new Error("404"))).toBe(false);
     expect(isNotFound({ status: 404 })).toBe(false);
@@ -123,9 +124,16 @@ describe("redaction", () => {
 });
 
 describe("status classification", () => {
-  test("429, 502, 503 and 504 are transient; of those only 429 and 503 are refusals", () => {
-    expect([400, 404, 429, 500, 502, 503, 504].filter(isTransientStatus)).toEqual([429, 502, 503, 504]);
-    expect([400, 404, 429, 500, 502, 503, 504].filter(isRefusalStatus)).toEqual([429, 503]);
+  test("one table: 429, 502, 503 and 504 pass with time; of those only 429 and 503 are refusals", () => {
+    const statuses = [400, 401, 403, 404, 409, 429, 500, 502, 503, 504];
+    const retryable = (method: string, replayable: boolean) =>
+      statuses.filter((s) => answerVerdict(s, method, replayable).retryable);
+    const unknown = (method: string) =>
+      statuses.filter((s) => answerVerdict(s, method, false).outcome === "unknown");
+    expect(retryable("PUT", true)).toEqual([429, 502, 503, 504]);
+    expect(retryable("POST", false)).toEqual([429, 503]);
+    expect(unknown("POST")).toEqual([502, 504]);
+    expect(unknown("GET")).toEqual([]);
   });
 
   const gateway = (method: string, status: number, replayable: boolean) =>
@@ -267,13 +275,13 @@ describe("typed errors built from a 404", () => {
   const notFound = (method: string, path: string, body: string) =>
     httpError({ method, path, status: 404, bodyText: body, attempts: 2, replayable: true, secret: KEY });
 
-  test("templateNotFound keeps the 404's facts and the API's own words beside the diagnosis", () => {
+  test("TemplateNotFoundError keeps the 404's facts and the API's own words beside the diagnosis", () => {
     const cause = notFound(
       "PATCH",
       "/v2/dns/templates/web/records",
       '{"message":"API v2 is not enabled for reseller account"}',
     );
-    const err = templateNotFound(cause, "web");
+    const err = new TemplateNotFoundError(cause, "web");
     expect(err).toBeInstanceOf(TemplateNotFoundError);
     expect(err).toBeInstanceOf(DomainApiError);
     expect(err).not.toBeInstanceOf(DomainNotInAccountError);
@@ -297,8 +305,11 @@ describe("typed errors built from a 404", () => {
     );
   });
 
-  test("domainNotInAccount: a restore's 404, with the API's words; an empty body adds no quote", () => {
-    const err = domainNotInAccount(notFound("POST", "/v2/domains/shop.example/restore", ""), "shop.example");
+  test("DomainNotInAccountError: a restore's 404, with the API's words; an empty body adds no quote", () => {
+    const err = new DomainNotInAccountError(
+      notFound("POST", "/v2/domains/shop.example/restore", ""),
+      "shop.example",
+    );
     expect(err).toBeInstanceOf(DomainNotInAccountError);
     expect(err).not.toBeInstanceOf(TemplateNotFoundError);
     expect(err.code).toBe("DOMAINAPI_DOMAIN_NOT_IN_ACCOUNT");
@@ -315,9 +326,12 @@ describe("instanceof across two copies of the package", () => {
     const other = (await import(
       "../../provider/client/errors.js"
     )) as typeof import("../../provider/client/errors");
+    const otherFailures = (await import(
+      "../../provider/client/failures.js"
+    )) as typeof import("../../provider/client/failures");
     expect(other.DomainApiError).not.toBe(DomainApiError);
-    const theirs = other.templateNotFound(
-      other.httpError({
+    const theirs = new other.TemplateNotFoundError(
+      otherFailures.httpError({
         method: "PUT",
         path: "/v2/x",
         status: 404,
@@ -333,6 +347,8 @@ describe("instanceof across two copies of the package", () => {
     expect(theirs instanceof DomainNotInAccountError).toBe(false);
     expect(new other.ConfigError(["x"]) instanceof ConfigError).toBe(true);
     expect(new other.ConfigError(["x"]) instanceof DomainApiError).toBe(false);
+    expect(new other.ConfigError(["x"]) instanceof DomainApiBaseError).toBe(true);
+    expect(theirs instanceof DomainApiBaseError).toBe(true);
     expect(new other.RequestBodyError("x") instanceof RequestBodyError).toBe(true);
     const ours = new ConfigError(["y"]);
     expect(ours instanceof other.ConfigError).toBe(true);
@@ -361,5 +377,46 @@ describe("instanceof across two copies of the package", () => {
       outcome: "not-applied",
     });
     expect(plain instanceof Mine).toBe(false);
+  });
+});
+
+describe("every public error: the base's brand and a stable code", () => {
+  test("each class is a DomainApiBaseError with its code, and of its own class only", () => {
+    const cases: Array<[Error, string]> = [
+      [new ContactsListingError({ kind: "changed", message: "m" }, 3), "DOMAINAPI_CONTACTS_CHANGED"],
+      [
+        new ContactsListingError({ kind: "inconsistent", message: "m" }, 1),
+        "DOMAINAPI_CONTACTS_INCONSISTENT",
+      ],
+      [new InvalidArgumentError("perPage", "must be 1 to 100"), "DOMAINAPI_INVALID_ARGUMENT"],
+      [new PartialFailure("2nd PATCH failed", "tpl", {}, {}), "DOMAINAPI_PARTIAL_FAILURE"],
+      [new PreviewInputError("the input is empty"), "DOMAINAPI_PREVIEW_INPUT"],
+      [new ClientClosedError("GET", "/v2/contacts"), "DOMAINAPI_CLIENT_CLOSED"],
+      [new ConfigError(["x"]), "DOMAINAPI_CONFIG"],
+      [new RequestBodyError("x"), "DOMAINAPI_REQUEST_BODY"],
+    ];
+    for (const [err, code] of cases) {
+      expect(err).toBeInstanceOf(DomainApiBaseError);
+      expect(err).not.toBeInstanceOf(DomainApiError);
+      expect((err as DomainApiBaseError).code).toBe(code);
+      expect(err.name).toBe(err.constructor.name);
+    }
+    expect(cases[2]?.[0]).not.toBeInstanceOf(ContactsListingError);
+    expect(new Error("plain")).not.toBeInstanceOf(DomainApiBaseError);
+  });
+
+  test("a closed transport refuses with ClientClosedError, not a bare Error", async () => {
+    const transport = new Transport({
+      apiKey: KEY,
+      baseUrl: "http://127.0.0.1:9",
+      timeoutMs: 1000,
+      maxRetries: 0,
+    });
+    await transport.close();
+    const err = await transport
+      .request({ method: "GET", path: "/v2/contacts", replayable: true })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ClientClosedError);
+    expect((err as ClientClosedError).code).toBe("DOMAINAPI_CLIENT_CLOSED");
   });
 });

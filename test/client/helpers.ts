@@ -23,6 +23,8 @@ export interface Harness {
   client: DomainApiClient;
   transport: Transport;
   logs: string[];
+  /** The info lines (waits for a 429 or 503, with their length and request). */
+  infos: string[];
   close(): Promise<void>;
 }
 
@@ -41,7 +43,13 @@ export async function harness(
     ...overrides,
   };
   const logs: string[] = [];
-  const opts: TransportOptions = { log: (line) => logs.push(line), backoffBaseMs: 20, ...options };
+  const infos: string[] = [];
+  const opts: TransportOptions = {
+    log: (line) => logs.push(line),
+    info: (line) => infos.push(line),
+    backoffBaseMs: 20,
+    ...options,
+  };
   const client = new DomainApiClient(config, opts);
   const transport = new Transport(config, opts);
   return {
@@ -50,6 +58,7 @@ export async function harness(
     client,
     transport,
     logs,
+    infos,
     async close() {
       await client.close();
       await transport.close();
@@ -78,6 +87,7 @@ export function useHarness(overrides: Partial<ClientConfig> = {}): Harness {
   beforeEach(() => {
     h.sandbox.reset();
     h.logs.length = 0;
+    h.infos.length = 0;
   });
   return h;
 }

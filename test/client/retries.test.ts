@@ -3,7 +3,7 @@
  * the answers that must not be retried (500, 4xx), against the sandbox's fault rules.
  */
 import { describe, expect, test } from "vitest";
-import { isNotFound } from "../../provider/client/errors";
+import { isNotFound } from "../../provider/client/failures";
 import { Transport } from "../../provider/client/transport";
 import { apiFailure, harness, requestsOf, useHarness } from "./helpers";
 
@@ -24,6 +24,12 @@ describe("429 with Retry-After", () => {
     expect(elapsed).toBeGreaterThanOrEqual(950);
     expect(elapsed).toBeLessThan(30_000);
     expect(requestsOf(h.sandbox, "GET").map((r) => r.status)).toEqual([429, 200]);
+    // The wait is told at info level (`pulumi up` shows it), with its length and its request.
+    expect(h.infos).toEqual([
+      expect.stringMatching(
+        /^GET \/v2\/contacts\?per_page=5 was answered 429 Too Many Requests; waiting 1\.\d s before sending it again \(attempt 2\)$/,
+      ),
+    ]);
   });
 
   test("as an HTTP date: waits until then, then succeeds", async () => {
@@ -87,6 +93,14 @@ describe("5xx", () => {
     const ids = await h.client.putRecords("web", [A_RECORD]);
     expect(ids).toHaveLength(1);
     expect(requestsOf(h.sandbox, "PUT").map((r) => r.status)).toEqual([503, 503, 200]);
+    expect(h.infos).toEqual([
+      expect.stringMatching(
+        /^PUT \/v2\/dns\/templates\/\S+\/records was answered 503 Service Unavailable; waiting \d+\.\d s before sending it again \(attempt 2\)$/,
+      ),
+      expect.stringMatching(
+        / was answered 503 Service Unavailable; waiting \d+\.\d s before sending it again \(attempt 3\)$/,
+      ),
+    ]);
   });
 
   test("503 is retried for the restore POST too (a refusal)", async () => {

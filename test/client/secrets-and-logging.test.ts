@@ -133,13 +133,9 @@ describe("debug logging", () => {
     await h.client.putRecords("web", [{ name: "www", type: "A", content: "192.0.2.1" }]);
     await h.client.restoreDomain("shop.example");
     expect(h.logs).toHaveLength(3);
-    expect(h.logs[0]).toMatch(/^domainapi: GET \/v2\/contacts\?per_page=1 -> 200 in \d+ ms \(attempt 1\)$/);
-    expect(h.logs[1]).toMatch(
-      /^domainapi: PUT \/v2\/dns\/templates\/web\/records -> 200 in \d+ ms \(attempt 1\)$/,
-    );
-    expect(h.logs[2]).toMatch(
-      /^domainapi: POST \/v2\/domains\/shop\.example\/restore -> 204 in \d+ ms \(attempt 1\)$/,
-    );
+    expect(h.logs[0]).toMatch(/^GET \/v2\/contacts\?per_page=1 -> 200 in \d+ ms \(attempt 1\)$/);
+    expect(h.logs[1]).toMatch(/^PUT \/v2\/dns\/templates\/web\/records -> 200 in \d+ ms \(attempt 1\)$/);
+    expect(h.logs[2]).toMatch(/^POST \/v2\/domains\/shop\.example\/restore -> 204 in \d+ ms \(attempt 1\)$/);
   });
 
   test("a retried request logs every attempt", async () => {
@@ -198,6 +194,8 @@ describe("debug logging", () => {
     }
     const lines = written.filter((w) => w.includes("GET /v2/contacts -> 200"));
     expect(lines).toHaveLength(1);
+    // One prefix, the sink's: not "[domainapi] domainapi: GET …".
+    expect(lines[0]).toMatch(/^\[domainapi\] GET \/v2\/contacts -> 200 in \d+ ms \(attempt 1\)\n$/);
     expect(lines[0]).not.toContain(API_KEY);
   });
 });

@@ -1,0 +1,74 @@
+/**
+ * Keeping the API key out of every text this package builds: {@link redact} finds the key in any
+ * form an API may echo it, {@link quote} shows a value in a message, redacted before it is cut.
+ *
+ * Redaction comes first, always: a key cut in half is no longer found, and its surviving half is
+ * still a secret. This module knows neither HTTP nor Pulumi.
+ */
+
+/** The text that replaces a secret wherever it would appear. */
+const REDACTED = "[redacted]";
+
+/** The longest value {@link quote} shows before it cuts. */
+const MAX_QUOTED_CHARS = 200;
+
+const patterns = new Map<string, RegExp>();
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
+}
+
+/**
+ * One character of the secret in every form an API may echo it: as is, backslash-escaped (PHP's
+ * `json_encode` writes `/` as `\/`), as a JSON `\uXXXX` escape, or percent-encoded (a query value
+ * echoed back). Each character may take a different form, so a partly escaped echo is caught too.
+ */
+function charPattern(char: string): string {
+  const forms = [escapeRegExp(char), `\\\\${escapeRegExp(char)}`];
+  const code = char.codePointAt(0) ?? 0;
+  if (code <= 0xffff) forms.push(`\\\\u${code.toString(16).padStart(4, "0")}`);
+  forms.push(escapeRegExp(encodeURIComponent(char)));
+  if (/[-_.!~*'()a-z0-9]/i.test(char)) forms.push(`%${code.toString(16).padStart(2, "0")}`);
+  return `(?:${forms.join("|")})`;
+}
+
+/** The pattern that finds `secret` in any of its echoed forms (cached: built once per key). */
+function secretPattern(secret: string): RegExp {
+  let pattern = patterns.get(secret);
+  if (pattern === undefined) {
+    // Case-insensitive for the hex digits of the escapes; a case variant of the key is redacted too.
+    pattern = new RegExp(Array.from(secret, charPattern).join(""), "gi");
+    patterns.set(secret, pattern);
+  }
+  return pattern;
+}
+
+/**
+ * Replaces every occurrence of `secret` in `text` with `[redacted]`: the exact key, and the key as
+ * an API may echo it, escaped for JSON (`\/`, `\u0073`) or percent-encoded (`%2F`), in any mix.
+ *
+ * Run it on whole texts, before any cut (or use {@link quote}): a key cut in half is no longer
+ * found. Short secrets are redacted too: a key that short is a configuration mistake, not a
+ * reason to leak it.
+ *
+ * @example
+ * redact("bad key abc123", "abc123"); // "bad key [redacted]"
+ * redact('{"key":"sk\\/1"}', "sk/1"); // '{"key":"[redacted]"}'
+ */
+export function redact(text: string, secret: string | undefined): string {
+  if (!secret) return text;
+  return text.replace(secretPattern(secret), REDACTED);
+}
+
+/**
+ * A value as a message shows it: the key redacted first, then cut to `max` characters (with `…`),
+ * then JSON-quoted, so that no part of a key survives the cut and no line break or quote in the
+ * value can change the message's shape.
+ *
+ * @example
+ * quote("https://api.example.com/?api_key=abc123", "abc123"); // '"https://api.example.com/?api_key=[redacted]"'
+ */
+export function quote(value: string, secret: string | undefined, max = MAX_QUOTED_CHARS): string {
+  const safe = redact(value, secret);
+  return JSON.stringify(safe.length > max ? `${safe.slice(0, max)}…` : safe);
+}
