@@ -1,13 +1,22 @@
 /**
- * The package as a user gets it: one `npm pack`, then `npm install <tarball> @pulumi/pulumi` into
- * fresh program directories outside the repository, then create, a change and destroy of each
- * program against the sandbox under the real engine. Three programs:
+ * The package as a user gets it, installed the three ways the README names into fresh program
+ * directories outside the repository, then create, a change and destroy of each program against the
+ * sandbox under the real engine:
+ *
+ * - from the registry: `npm publish` uploads exactly the tarball `npm pack` makes (checked without
+ *   publishing), so the tarball installs below stand for `npm install pulumi-domainapi`;
+ * - from a tarball: one `npm pack`, then `npm install <tarball> @pulumi/pulumi`;
+ * - from a git URL: `npm install git+file://<clone>#<commit>` of a temporary clone of this
+ *   repository at HEAD; npm installs the clone's devDependencies and runs its `prepare` (the build),
+ *   as it does for every git dependency.
+ *
+ * Three programs:
  *
  * - TypeScript with the newest `@pulumi/pulumi` the registry serves (what the README's install line
- *   gives a new program);
+ *   gives a new program), from the tarball;
  * - TypeScript with the oldest `@pulumi/pulumi` the package supports (the floor of its peer range),
- *   also type-checked against that SDK's types;
- * - JavaScript in ESM (`"type": "module"`), named imports from the package.
+ *   also type-checked against that SDK's types, from the tarball;
+ * - JavaScript in ESM (`"type": "module"`), named imports from the package, from the git URL.
  *
  * Each asserts a single copy of the SDK in the program: two copies mean two runtimes, and resources
  * registered through the package's copy would not belong to the program's stack. Also catches files
@@ -31,7 +40,13 @@ const INSTALL_TIMEOUT_MS = 240_000;
 
 interface PackResult {
   filename: string;
+  integrity: string;
   files: Array<{ path: string }>;
+}
+
+async function git(args: string[], cwd: string): Promise<string> {
+  const { stdout } = await execFileAsync("git", args, { cwd, timeout: INSTALL_TIMEOUT_MS });
+  return stdout.trim();
 }
 
 async function npm(args: string[], cwd: string): Promise<string> {
@@ -68,6 +83,8 @@ interface Consumer {
   /** Installs the oldest supported SDK rather than the newest, and type-checks the program with it. */
   oldest: boolean;
   esm: boolean;
+  /** Where npm installs the package from. */
+  source: "tarball" | "git";
   templateId: string;
   domain: string;
 }
@@ -77,6 +94,7 @@ const CONSUMERS: Consumer[] = [
     label: "TypeScript, newest @pulumi/pulumi",
     oldest: false,
     esm: false,
+    source: "tarball",
     templateId: "tpl-new",
     domain: "new.example",
   },
@@ -84,13 +102,15 @@ const CONSUMERS: Consumer[] = [
     label: `TypeScript, oldest supported @pulumi/pulumi (${OLDEST_SDK})`,
     oldest: true,
     esm: false,
+    source: "tarball",
     templateId: "tpl-old",
     domain: "old.example",
   },
   {
-    label: 'JavaScript in ESM ("type": "module"), newest @pulumi/pulumi',
+    label: 'JavaScript in ESM ("type": "module"), newest @pulumi/pulumi, installed from a git URL',
     oldest: false,
     esm: true,
+    source: "git",
     templateId: "tpl-esm",
     domain: "esm.example",
   },
@@ -167,6 +187,7 @@ describe("the packed package", () => {
   let scratch: string;
   let sandbox: Sandbox;
   let tarball: Promise<string>;
+  let gitUrl: Promise<string>;
 
   beforeAll(async () => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), "domainapi-consumer-"));
@@ -177,11 +198,22 @@ describe("the packed package", () => {
         domains: Object.fromEntries(CONSUMERS.map((c) => [c.domain, "quarantined" as const])),
       },
     });
-    // One tarball for every program; started here, awaited by the tests that need it.
-    tarball = npm(["pack", "--json", "--pack-destination", scratch], repoRoot).then((out) =>
-      path.join(scratch, packJson(out).filename),
+    // One tarball for every program; started here, awaited by the tests that need it. The suite
+    // has built dist/ already; `--ignore-scripts` keeps `prepare` from rebuilding it under the
+    // feet of tests running beside this one.
+    tarball = npm(["pack", "--json", "--ignore-scripts", "--pack-destination", scratch], repoRoot).then(
+      (out) => path.join(scratch, packJson(out).filename),
     );
     tarball.catch(() => undefined);
+    // A clone of HEAD (what a push publishes: uncommitted changes are not in it), named by commit.
+    const clone = path.join(scratch, "clone");
+    gitUrl = (async () => {
+      const commit = await git(["rev-parse", "HEAD"], repoRoot);
+      await git(["clone", "--quiet", "--no-checkout", pathToFileURL(repoRoot).href, clone], scratch);
+      await git(["checkout", "--quiet", commit], clone);
+      return `git+${pathToFileURL(clone).href}#${commit}`;
+    })();
+    gitUrl.catch(() => undefined);
   });
   afterAll(async () => {
     await sandbox?.close();
@@ -189,7 +221,7 @@ describe("the packed package", () => {
   });
 
   it("holds only what a user needs: the built provider and sandbox, README, CHANGELOG", async () => {
-    const { files } = packJson(await npm(["pack", "--dry-run", "--json"], repoRoot));
+    const { files } = packJson(await npm(["pack", "--dry-run", "--json", "--ignore-scripts"], repoRoot));
     const paths = files.map((f) => f.path).sort();
     const allowed =
       /^(dist\/(provider|sandbox)\/.+\.(js|d\.ts)|README\.md|CHANGELOG\.md|LICENSE|package\.json)$/;
@@ -215,6 +247,27 @@ describe("the packed package", () => {
       ...Object.values(pkg.bin),
     ].map((t) => t.replace(/^\.\//, ""));
     expect(targets.filter((t) => !paths.includes(t))).toEqual([]);
+    // No shipped file points at a source map (or a declaration map) that is not shipped.
+    const dangling = paths.flatMap((p) => {
+      if (!/\.(js|d\.ts)$/.test(p)) return [];
+      const text = fs.readFileSync(path.join(repoRoot, p), "utf8");
+      const map = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(text)?.[1];
+      if (map === undefined || map.startsWith("data:")) return [];
+      const target = path.posix.join(path.posix.dirname(p), map);
+      return paths.includes(target) ? [] : [`${p} -> ${target}`];
+    });
+    expect(dangling).toEqual([]);
+  });
+
+  it("publishes to the registry exactly the tarball that the programs below install", async () => {
+    const packed = packJson(await npm(["pack", "--dry-run", "--json", "--ignore-scripts"], repoRoot));
+    const published = Object.values(
+      JSON.parse(
+        (await npm(["publish", "--dry-run", "--json", "--ignore-scripts"], repoRoot)).replace(/^[^{]*/, ""),
+      ) as Record<string, PackResult>,
+    )[0];
+    expect(published?.files.map((f) => f.path).sort()).toEqual(packed.files.map((f) => f.path).sort());
+    expect(published?.integrity).toBe(packed.integrity);
   });
 
   it("asks for @pulumi/pulumi as a peer range, so that a program keeps one SDK", () => {
@@ -256,7 +309,7 @@ describe("the packed package", () => {
           await npm(
             [
               "install",
-              await tarball,
+              consumer.source === "git" ? await gitUrl : await tarball,
               consumer.oldest ? `@pulumi/pulumi@${OLDEST_SDK}` : "@pulumi/pulumi",
               "--no-audit",
               "--no-fund",
@@ -266,6 +319,9 @@ describe("the packed package", () => {
           );
           const installed = path.join(program, "node_modules", "pulumi-domainapi");
           expect(fs.lstatSync(installed).isSymbolicLink()).toBe(false);
+          // Built by the clone's `prepare`, or taken from the tarball: the entry points are there.
+          expect(fs.existsSync(path.join(installed, "dist", "provider", "index.js"))).toBe(true);
+          expect(fs.existsSync(path.join(installed, "dist", "provider", "impl.js"))).toBe(true);
           expect(fs.existsSync(path.join(program, "node_modules", ".bin", "domainapi-sandbox"))).toBe(true);
 
           // One SDK: the program's own, which the package uses too.
