@@ -18,6 +18,9 @@
  *   also type-checked against that SDK's types, from the tarball;
  * - JavaScript in ESM (`"type": "module"`), named imports from the package, from the git URL.
  *
+ * And a program made as the README's first screen makes it: `pulumi new` from the template
+ * (templates/domainapi-typescript), the package installed, `up` and `destroy` against the sandbox.
+ *
  * Each asserts a single copy of the SDK in the program: two copies mean two runtimes, and resources
  * registered through the package's copy would not belong to the program's stack. Also catches files
  * missing from the tarball, broken `exports`, and a serialized provider that only works inside this
@@ -67,6 +70,7 @@ function packJson(stdout: string): PackResult {
 }
 
 const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
+  version: string;
   peerDependencies?: Record<string, string>;
   dependencies?: Record<string, string>;
   exports: Record<string, string | Record<string, string>>;
@@ -88,6 +92,10 @@ interface Consumer {
   templateId: string;
   domain: string;
 }
+
+/** The `pulumi new` template of a program, and the template id its program manages by default. */
+const TEMPLATE_DIR = path.join(repoRoot, "templates", "domainapi-typescript");
+const TEMPLATE_PROGRAM_TEMPLATE_ID = "web";
 
 const CONSUMERS: Consumer[] = [
   {
@@ -194,7 +202,10 @@ describe("the packed package", () => {
     sandbox = await startSandbox({
       apiKey: API_KEY,
       seed: {
-        templates: Object.fromEntries(CONSUMERS.map((c) => [c.templateId, []])),
+        templates: Object.fromEntries([
+          ...CONSUMERS.map((c) => [c.templateId, []]),
+          [TEMPLATE_PROGRAM_TEMPLATE_ID, []],
+        ]),
         domains: Object.fromEntries(CONSUMERS.map((c) => [c.domain, "quarantined" as const])),
       },
     });
@@ -269,6 +280,76 @@ describe("the packed package", () => {
     expect(published?.files.map((f) => f.path).sort()).toEqual(packed.files.map((f) => f.path).sort());
     expect(published?.integrity).toBe(packed.integrity);
   });
+
+  it(
+    "`pulumi new` from the template, the package installed, then up and destroy against the sandbox",
+    async () => {
+      const program = path.join(scratch, "from-template");
+      // `--generate-only`: no stack, no config saved, no `npm install` (offline here, and the
+      // package is installed from the tarball below, as it is not on the registry yet).
+      const made = await execFileAsync(
+        "pulumi",
+        ["new", TEMPLATE_DIR, "--generate-only", "--yes", "--name", "my-dns", "--dir", program],
+        { env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" }, timeout: 60_000 },
+      ).then(
+        () => "",
+        (err: { stderr?: string }) => err.stderr ?? String(err),
+      );
+      // Having written the project, `pulumi new` asks the Node.js language host for the language's
+      // own templating; where that host is not installed (as on the machine of these tests, whose
+      // programs run as Automation API inline programs), that last step alone fails.
+      if (made !== "") expect(made).toMatch(/no language plugin 'pulumi-language-nodejs' found/);
+
+      const project = fs.readFileSync(path.join(program, "Pulumi.yaml"), "utf8");
+      expect(project).toMatch(/^name: my-dns$/m);
+      expect(project).toMatch(/^runtime:\n {2}name: nodejs$/m);
+      expect(project).not.toMatch(/^template:/m);
+      const manifest = JSON.parse(fs.readFileSync(path.join(program, "package.json"), "utf8")) as {
+        name: string;
+        dependencies: Record<string, string>;
+      };
+      expect(manifest.name).toBe("my-dns");
+      // The template asks for this version of the package and the SDK range the package takes.
+      expect(manifest.dependencies).toEqual({
+        "@pulumi/pulumi": pkg.peerDependencies?.["@pulumi/pulumi"],
+        "pulumi-domainapi": `^${pkg.version}`,
+      });
+      // The config `pulumi new` prompts for: the provider's two settings and the program's one.
+      const template = fs.readFileSync(path.join(TEMPLATE_DIR, "Pulumi.yaml"), "utf8");
+      const configKeys = [...template.matchAll(/^ {4}(\S+):$/gm)].map((m) => m[1]);
+      expect(configKeys).toEqual(["domainapi:baseUrl", "domainapi:apiKey", "templateId"]);
+      expect(template).toMatch(/domainapi:apiKey:\n(?: {6}.*\n)* {6}secret: true/);
+      expect(fs.readFileSync(path.join(program, "index.ts"), "utf8")).toContain('config.get("templateId")');
+
+      await npm(
+        ["install", await tarball, "--omit=dev", "--no-audit", "--no-fund", "--prefer-offline"],
+        program,
+      );
+      let run: RunResult | undefined;
+      try {
+        run = await runProgramDir(program, {
+          op: "up+destroy",
+          sandbox: { url: sandbox.url, apiKey: API_KEY },
+        });
+        expect(run.summary?.result).toBe("succeeded");
+        expect(run.destroySummary?.result).toBe("succeeded");
+        const declared = (
+          run.outputs.templateRecords as Array<{ name: string; type: string; recordId: string }>
+        )
+          .map((r) => `${r.name} ${r.type}`)
+          .sort();
+        expect(declared).toEqual(["@ A", "@ MX", "@ TXT", "www CNAME"]);
+        const puts = sandbox.requests.filter(
+          (r) => r.method === "PUT" && r.path === `/v2/dns/templates/${TEMPLATE_PROGRAM_TEMPLATE_ID}/records`,
+        );
+        expect(puts).toHaveLength(1);
+        expect(sandbox.templateRecords(TEMPLATE_PROGRAM_TEMPLATE_ID)).toEqual([]);
+      } finally {
+        removeRunDirs(run);
+      }
+    },
+    INSTALL_TIMEOUT_MS + 240_000,
+  );
 
   it("asks for @pulumi/pulumi as a peer range, so that a program keeps one SDK", () => {
     expect(pkg.dependencies?.["@pulumi/pulumi"]).toBeUndefined();
