@@ -231,11 +231,11 @@ describe("the packed package", () => {
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   });
 
-  it("holds only what a user needs: the built provider and sandbox, README, CHANGELOG", async () => {
+  it("holds only what a user needs: the built provider and sandbox, README and the docs it links, CHANGELOG", async () => {
     const { files } = packJson(await npm(["pack", "--dry-run", "--json", "--ignore-scripts"], repoRoot));
     const paths = files.map((f) => f.path).sort();
     const allowed =
-      /^(dist\/(provider|sandbox)\/.+\.(js|d\.ts)|README\.md|CHANGELOG\.md|LICENSE|package\.json)$/;
+      /^(dist\/(provider|sandbox)\/.+\.(js|d\.ts)|docs\/[\w-]+\.md|README\.md|CHANGELOG\.md|LICENSE|package\.json)$/;
     expect(paths.filter((p) => !allowed.test(p))).toEqual([]);
     // Only production code: no test fixture, engine floor or benchmark rides along.
     expect(paths.filter((p) => /testing|floor|bench|fixture|\.test\./.test(p))).toEqual([]);
@@ -243,6 +243,7 @@ describe("the packed package", () => {
       "package.json",
       "README.md",
       "CHANGELOG.md",
+      "docs/behaviour.md",
       "dist/provider/index.js",
       "dist/provider/index.d.ts",
       "dist/provider/impl.js",
