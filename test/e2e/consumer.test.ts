@@ -381,7 +381,7 @@ describe("the packed package", () => {
 
   // The programs are independent (own directory, template and domain; each engine run is a child
   // process), so they run at once: most of their time is npm and the engine waiting.
-  describe.concurrent("installed from its tarball into a program outside the repo", () => {
+  describe.concurrent("installed from its tarball or a git URL into a program outside the repo", () => {
     for (const consumer of CONSUMERS) {
       it(
         `${consumer.label}: one SDK copy; create, change and destroy run`,
