@@ -51,9 +51,11 @@ export function unknownInputs(
   typeName: string,
 ): pulumi.dynamic.CheckFailure[] {
   const reason = `unknown input; ${typeName} takes ${listed(allowed)}`;
+  // A TTL is what people most often add: the API has none, so say so rather than only "unknown".
+  const ttlReason = `${typeName} has no TTL: the API sets none (its records have no TTL field); remove it`;
   return Object.keys(news)
     .filter((key) => key !== PROVIDER_KEY && !allowed.includes(key))
-    .map((property) => ({ property, reason }));
+    .map((property) => ({ property, reason: property.toLowerCase() === "ttl" ? ttlReason : reason }));
 }
 
 /**

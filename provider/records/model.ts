@@ -6,6 +6,7 @@
  * This module knows neither HTTP nor Pulumi.
  */
 import { isIPv4, isIPv6 } from "node:net";
+import { domainToASCII } from "node:url";
 import { z } from "zod";
 import type { RecordType, UpdateItem, WireRecord } from "../client/wire";
 
@@ -99,6 +100,16 @@ function hostProblem(type: RecordType, example: string, content: string): string
     bare.length <= MAX_NAME &&
     bare.split(".").every((label) => label.length <= MAX_LABEL && HOST_LABEL.test(label));
   if (fine) return undefined;
+  // Not rewritten silently (content is sent as written): named in the ASCII form DNS uses, the
+  // UTS #46 mapping of Node's url.domainToASCII (xn-- labels, "。" read as ".").
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
+  const ascii = /[^\u0000-\u007f]/.test(content) ? domainToASCII(content) : "";
+  if (ascii !== "" && hostProblem(type, example, ascii) === undefined) {
+    return (
+      `"${content}" holds characters outside ASCII; DNS writes this host "${ascii}" (UTS #46, as ` +
+      `Node's url.domainToASCII maps it): write "${ascii}" instead`
+    );
+  }
   return (
     `"${content}" is not a host name: use dot-separated labels of letters, digits, "-" and "_", ` +
     `optionally with ${DOMAIN_PLACEHOLDER} and a final dot, e.g. "${example}"`

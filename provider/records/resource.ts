@@ -9,13 +9,18 @@ import type { RecordSpec } from "./model";
 import { recordsOfOutputs } from "./state";
 
 /**
- * One DNS record of a template, as declared in a program.
+ * One DNS record of a template, as declared in a program. There is no TTL: the API's records have
+ * none, and a `ttl` is refused.
  *
  * @example
  * const mx: DnsRecordArgs = { name: "@", type: "MX", content: "mx1.example.net", priority: 10 };
  */
 export interface DnsRecordArgs {
-  /** Host name relative to the domain: `@` for the apex, `www`, `*.dev`, `_sip._tcp`. */
+  /**
+   * Host name relative to the domain the template is applied to: `@` for the apex, `www`, `*.dev`,
+   * `_sip._tcp`; never a full host name (`www.example.com.` is refused: write `www`), and in ASCII
+   * (`xn--bcher-kva` for `bücher`, as Node's `url.domainToASCII` gives it).
+   */
   name: pulumi.Input<string>;
   /** Record type (case-insensitive): A, AAAA, CNAME, MX, SRV, TXT, NS, CAA, TLSA, URLFWD, URLFWD301, URLCLO. */
   type: pulumi.Input<RecordType | Lowercase<RecordType>>;

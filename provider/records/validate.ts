@@ -9,6 +9,7 @@
  *
  * This module knows neither HTTP nor Pulumi.
  */
+import { domainToASCII } from "node:url";
 import { z } from "zod";
 import { RECORD_TYPES, type RecordType } from "../client/wire";
 import { isPlainObject } from "../values";
@@ -43,6 +44,49 @@ function srvNameReason(name: string): string {
   return `SRV record names have the form _service._proto[.sub], e.g. "_sip._tcp" or "_ldap._tcp.corp"; got "${name}"`;
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
+const NON_ASCII = /[^\u0000-\u007f]/;
+
+/**
+ * Why a name that ends with a dot is refused, and what to write. The API takes a record's name
+ * relative to the domain the template is applied to (the spec: "Host name (subdomain) of the
+ * record", `@` for the apex), and a template is applied to domains we do not know: so a full host
+ * name cannot be taken as it is, and no name can point outside the domain. Which of its labels are
+ * the domain is a guess (its last two), and the advice says so.
+ */
+function absoluteNameReason(name: string): string {
+  const labels = name.replace(/\.+$/, "").split(".");
+  const relative = `"${name}" is not a relative name; names are relative to the domain the template is applied to`;
+  if (labels.length < 2) return `${relative}: write "${labels[0] || "@"}" instead (use "@" for the apex)`;
+  const domain = labels.slice(-2).join(".");
+  const subdomain = labels.slice(0, -2).join(".") || "@";
+  const host = labels.join(".");
+  return (
+    `${relative} (the API takes the subdomain only, "@" for the domain itself): if the template is applied ` +
+    `to ${domain}, write "${subdomain}" instead, which names ${host} there. A template cannot name a host ` +
+    `outside the domain it is applied to; and "${host}" without the final dot would name ${host}.<domain>`
+  );
+}
+
+/**
+ * Why a name holding characters outside ASCII is refused, with the ASCII name DNS writes for it: the
+ * UTS #46 mapping of Node's `url.domainToASCII`, which gives an internationalized label its xn--
+ * form and maps look-alike full stops (`。`, as Chinese and Japanese input methods type it) to `.`.
+ * The name is not rewritten silently: what a program declares is what the API receives.
+ */
+function unicodeNameProblem(name: string, type: RecordType): string {
+  const ascii = domainToASCII(name);
+  if (ascii === "") {
+    return (
+      `"${name}" is not a valid name: it holds characters that no DNS name can (Node's url.domainToASCII ` +
+      `refuses it); use "@" or dot-separated labels of letters, digits, "-" and "_"`
+    );
+  }
+  const mapped = `"${name}" holds characters outside ASCII; DNS writes it "${ascii}" (UTS #46, as Node's url.domainToASCII maps it)`;
+  const further = nameProblem(ascii, type);
+  return further ? `${mapped}, and ${further}` : `${mapped}: write "${ascii}" instead`;
+}
+
 /**
  * Why a (lower-cased) record name is not acceptable, or `undefined` when it is. The reasons always
  * steer towards a relative name, because the template is applied to domains we do not know.
@@ -50,13 +94,15 @@ function srvNameReason(name: string): string {
 function nameProblem(name: string, type: RecordType): string | undefined {
   if (name === "") return 'the name is empty; use "@" for the apex or a relative name such as "www"';
   if (name === "@") return type === "SRV" ? srvNameReason(name) : undefined;
-  if (name.includes(DOMAIN_PLACEHOLDER) || name.endsWith(".")) {
+  if (NON_ASCII.test(name)) return unicodeNameProblem(name, type);
+  if (name.includes(DOMAIN_PLACEHOLDER)) {
     const relative = name.replaceAll(DOMAIN_PLACEHOLDER, "").replace(/\.+$/, "") || "@";
     return (
       `"${name}" is not a relative name; names are relative to the domain the template is applied to: ` +
       `write "${relative}" instead (use "@" for the apex)`
     );
   }
+  if (name.endsWith(".")) return absoluteNameReason(name);
   if (name.length > MAX_NAME) return `the name is ${name.length} characters long; keep it to ${MAX_NAME}`;
   for (const [position, label] of name.split(".").entries()) {
     if (label === "*" && position === 0) continue;
@@ -184,6 +230,12 @@ const RecordInputSchema = z.strictObject(recordShape).superRefine((record, ctx) 
 });
 
 function unknownFieldReason(key: string): string {
+  if (key.toLowerCase() === "ttl") {
+    return (
+      `"${key}" is not part of the API: its template records have only ${RECORD_FIELDS.join(", ")}, ` +
+      "and no request can set a TTL; remove it (the records get whatever TTL the service gives them)"
+    );
+  }
   const near = RECORD_FIELDS.find((field) => field === key.toLowerCase());
   const hint = near ? `did you mean "${near}"?` : "remove it";
   return `unknown field "${key}"; a record has only ${RECORD_FIELDS.join(", ")}: ${hint}`;

@@ -20,43 +20,61 @@ export { configure } from "../session";
 
 // One label as sent: letters, digits and inner hyphens, 1-63 characters (an IDN in its xn-- form).
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
-
-/** A label in the form it is sent: lower case, an internationalized label in its xn-- form ("" when it has none). */
-function asciiLabel(label: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
-  return /^[\u0000-\u007f]*$/.test(label) ? label.toLowerCase() : domainToASCII(label);
-}
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
+const NON_ASCII = /[^\u0000-\u007f]/;
+/** Final full stops, in ASCII or as the dots UTS #46 maps to it (`。`, `．`, `｡`). */
+const FINAL_DOT = /[.\u3002\uff0e\uff61]+$/u;
 
 /**
  * A domain name in the form the API takes: lower case, every internationalized label in its
- * xn-- (punycode) form, e.g. `Bücher.Example` -> `xn--bcher-kva.example`.
+ * xn-- (punycode) form, as Node's `url.domainToASCII` maps it (UTS #46): `Bücher.Example` ->
+ * `xn--bcher-kva.example`, and `shop。example` (the full stop Chinese and Japanese input methods
+ * type) -> `shop.example`. `""` when the name cannot be mapped.
  *
  * @example
  * asciiDomain("Bücher.example"); // "xn--bcher-kva.example"
  */
 export function asciiDomain(domain: string): string {
-  return domain.split(".").map(asciiLabel).join(".");
+  return NON_ASCII.test(domain) ? domainToASCII(domain) : domain.toLowerCase();
 }
 
-/** Why a domain name is malformed, or undefined when it is fine. Unicode labels are fine (sent as xn--). */
+/**
+ * Why a domain name is malformed, or undefined when it is fine. Unicode is fine where UTS #46 maps
+ * it (the name is sent in that form); every suggestion is a name that passes.
+ */
 export function domainProblem(domain: unknown): string | undefined {
   if (typeof domain !== "string" || domain === "")
     return 'expected a domain name, e.g. domain: "shop.example"';
   if (domain !== domain.trim()) return "remove the leading or trailing white space";
-  if (domain.endsWith(".")) return `drop the trailing dot: "${domain.slice(0, -1)}"`;
   if (domain.includes("://") || domain.includes("/"))
     return "give the bare domain name, without scheme or path";
-  const labels = domain.split(".");
-  if (labels.length < 2)
-    return `"${domain}" has no top-level domain; give the full name, e.g. "${domain}.example"`;
-  const bad = labels.find((l) => !LABEL.test(asciiLabel(l)));
-  if (bad !== undefined) {
+  if (FINAL_DOT.test(domain)) {
+    const bare = domain.replace(FINAL_DOT, "");
+    return domainProblem(bare) === undefined
+      ? `drop the trailing dot: "${bare}"`
+      : `drop the trailing dot, and ${domainProblem(bare)}`;
+  }
+  const ascii = asciiDomain(domain);
+  if (ascii === "") {
     return (
-      `label "${bad}" is not valid: use letters, digits and inner hyphens (an internationalized name such ` +
+      `"${domain}" is not a domain name: it holds characters that no domain name can (Node's ` +
+      'url.domainToASCII refuses it); use letters, digits and inner hyphens, or an internationalized name such as "bücher.example"'
+    );
+  }
+  const labels = ascii.split(".");
+  if (labels.length < 2)
+    return `"${domain}" has no top-level domain; give the full name, e.g. "${ascii}.example"`;
+  const bad = labels.findIndex((l) => !LABEL.test(l));
+  if (bad >= 0) {
+    // Named as the user wrote it when the mapping kept the labels apart as they were.
+    const written = domain.split(/[.\u3002\uff0e\uff61]/u);
+    const label = written.length === labels.length ? written[bad] : labels[bad];
+    return (
+      `label "${label}" is not valid: use letters, digits and inner hyphens (an internationalized name such ` +
       'as "bücher.example" is sent in its xn-- form)'
     );
   }
-  if (asciiDomain(domain).length > 253) return "a domain name has at most 253 characters (in its xn-- form)";
+  if (ascii.length > 253) return "a domain name has at most 253 characters (in its xn-- form)";
   return undefined;
 }
 

@@ -10,7 +10,8 @@ export interface DomainRestoreArgs {
   /**
    * The domain name to take out of quarantine, e.g. `shop.example`. An internationalized name may be
    * given in Unicode (`bücher.example`): it is sent, and kept, in its xn-- form
-   * (`xn--bcher-kva.example`). A new value restores again.
+   * (`xn--bcher-kva.example`), mapped as Node's `url.domainToASCII` maps it (UTS #46, so
+   * `shop。example` is `shop.example`). A new value restores again.
    */
   domain: pulumi.Input<string>;
   /** Any values; when they change the domain is restored again (like `command.local.Command`'s triggers). */

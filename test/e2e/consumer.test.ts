@@ -1,13 +1,25 @@
 /**
- * The package as a user gets it: one `npm pack`, then `npm install <tarball> @pulumi/pulumi` into
- * fresh program directories outside the repository, then create, a change and destroy of each
- * program against the sandbox under the real engine. Three programs:
+ * The package as a user gets it, installed the three ways the README names into fresh program
+ * directories outside the repository, then create, a change and destroy of each program against the
+ * sandbox under the real engine:
+ *
+ * - from the registry: `npm publish` uploads exactly the tarball `npm pack` makes (checked without
+ *   publishing), so the tarball installs below stand for `npm install pulumi-domainapi`;
+ * - from a tarball: one `npm pack`, then `npm install <tarball> @pulumi/pulumi`;
+ * - from a git URL: `npm install git+file://<clone>#<commit>` of a temporary clone of this
+ *   repository at HEAD; npm installs the clone's devDependencies and runs its `prepare` (the build),
+ *   as it does for every git dependency.
+ *
+ * Three programs:
  *
  * - TypeScript with the newest `@pulumi/pulumi` the registry serves (what the README's install line
- *   gives a new program);
+ *   gives a new program), from the tarball;
  * - TypeScript with the oldest `@pulumi/pulumi` the package supports (the floor of its peer range),
- *   also type-checked against that SDK's types;
- * - JavaScript in ESM (`"type": "module"`), named imports from the package.
+ *   also type-checked against that SDK's types, from the tarball;
+ * - JavaScript in ESM (`"type": "module"`), named imports from the package, from the git URL.
+ *
+ * And a program made as the README's first screen makes it: `pulumi new` from the template
+ * (templates/domainapi-typescript), the package installed, `up` and `destroy` against the sandbox.
  *
  * Each asserts a single copy of the SDK in the program: two copies mean two runtimes, and resources
  * registered through the package's copy would not belong to the program's stack. Also catches files
@@ -31,7 +43,13 @@ const INSTALL_TIMEOUT_MS = 240_000;
 
 interface PackResult {
   filename: string;
+  integrity: string;
   files: Array<{ path: string }>;
+}
+
+async function git(args: string[], cwd: string): Promise<string> {
+  const { stdout } = await execFileAsync("git", args, { cwd, timeout: INSTALL_TIMEOUT_MS });
+  return stdout.trim();
 }
 
 async function npm(args: string[], cwd: string): Promise<string> {
@@ -52,6 +70,7 @@ function packJson(stdout: string): PackResult {
 }
 
 const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
+  version: string;
   peerDependencies?: Record<string, string>;
   dependencies?: Record<string, string>;
   exports: Record<string, string | Record<string, string>>;
@@ -68,15 +87,22 @@ interface Consumer {
   /** Installs the oldest supported SDK rather than the newest, and type-checks the program with it. */
   oldest: boolean;
   esm: boolean;
+  /** Where npm installs the package from. */
+  source: "tarball" | "git";
   templateId: string;
   domain: string;
 }
+
+/** The `pulumi new` template of a program, and the template id its program manages by default. */
+const TEMPLATE_DIR = path.join(repoRoot, "templates", "domainapi-typescript");
+const TEMPLATE_PROGRAM_TEMPLATE_ID = "web";
 
 const CONSUMERS: Consumer[] = [
   {
     label: "TypeScript, newest @pulumi/pulumi",
     oldest: false,
     esm: false,
+    source: "tarball",
     templateId: "tpl-new",
     domain: "new.example",
   },
@@ -84,13 +110,15 @@ const CONSUMERS: Consumer[] = [
     label: `TypeScript, oldest supported @pulumi/pulumi (${OLDEST_SDK})`,
     oldest: true,
     esm: false,
+    source: "tarball",
     templateId: "tpl-old",
     domain: "old.example",
   },
   {
-    label: 'JavaScript in ESM ("type": "module"), newest @pulumi/pulumi',
+    label: 'JavaScript in ESM ("type": "module"), newest @pulumi/pulumi, installed from a git URL',
     oldest: false,
     esm: true,
+    source: "git",
     templateId: "tpl-esm",
     domain: "esm.example",
   },
@@ -167,32 +195,47 @@ describe("the packed package", () => {
   let scratch: string;
   let sandbox: Sandbox;
   let tarball: Promise<string>;
+  let gitUrl: Promise<string>;
 
   beforeAll(async () => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), "domainapi-consumer-"));
     sandbox = await startSandbox({
       apiKey: API_KEY,
       seed: {
-        templates: Object.fromEntries(CONSUMERS.map((c) => [c.templateId, []])),
+        templates: Object.fromEntries([
+          ...CONSUMERS.map((c) => [c.templateId, []]),
+          [TEMPLATE_PROGRAM_TEMPLATE_ID, []],
+        ]),
         domains: Object.fromEntries(CONSUMERS.map((c) => [c.domain, "quarantined" as const])),
       },
     });
-    // One tarball for every program; started here, awaited by the tests that need it.
-    tarball = npm(["pack", "--json", "--pack-destination", scratch], repoRoot).then((out) =>
-      path.join(scratch, packJson(out).filename),
+    // One tarball for every program; started here, awaited by the tests that need it. The suite
+    // has built dist/ already; `--ignore-scripts` keeps `prepare` from rebuilding it under the
+    // feet of tests running beside this one.
+    tarball = npm(["pack", "--json", "--ignore-scripts", "--pack-destination", scratch], repoRoot).then(
+      (out) => path.join(scratch, packJson(out).filename),
     );
     tarball.catch(() => undefined);
+    // A clone of HEAD (what a push publishes: uncommitted changes are not in it), named by commit.
+    const clone = path.join(scratch, "clone");
+    gitUrl = (async () => {
+      const commit = await git(["rev-parse", "HEAD"], repoRoot);
+      await git(["clone", "--quiet", "--no-checkout", pathToFileURL(repoRoot).href, clone], scratch);
+      await git(["checkout", "--quiet", commit], clone);
+      return `git+${pathToFileURL(clone).href}#${commit}`;
+    })();
+    gitUrl.catch(() => undefined);
   });
   afterAll(async () => {
     await sandbox?.close();
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   });
 
-  it("holds only what a user needs: the built provider and sandbox, README, CHANGELOG", async () => {
-    const { files } = packJson(await npm(["pack", "--dry-run", "--json"], repoRoot));
+  it("holds only what a user needs: the built provider and sandbox, README and the docs it links, CHANGELOG", async () => {
+    const { files } = packJson(await npm(["pack", "--dry-run", "--json", "--ignore-scripts"], repoRoot));
     const paths = files.map((f) => f.path).sort();
     const allowed =
-      /^(dist\/(provider|sandbox)\/.+\.(js|d\.ts)|README\.md|CHANGELOG\.md|LICENSE|package\.json)$/;
+      /^(dist\/(provider|sandbox)\/.+\.(js|d\.ts)|docs\/[\w-]+\.md|README\.md|CHANGELOG\.md|LICENSE|package\.json)$/;
     expect(paths.filter((p) => !allowed.test(p))).toEqual([]);
     // Only production code: no test fixture, engine floor or benchmark rides along.
     expect(paths.filter((p) => /testing|floor|bench|fixture|\.test\./.test(p))).toEqual([]);
@@ -200,6 +243,7 @@ describe("the packed package", () => {
       "package.json",
       "README.md",
       "CHANGELOG.md",
+      "docs/behaviour.md",
       "dist/provider/index.js",
       "dist/provider/index.d.ts",
       "dist/provider/impl.js",
@@ -215,7 +259,98 @@ describe("the packed package", () => {
       ...Object.values(pkg.bin),
     ].map((t) => t.replace(/^\.\//, ""));
     expect(targets.filter((t) => !paths.includes(t))).toEqual([]);
+    // No shipped file points at a source map (or a declaration map) that is not shipped.
+    const dangling = paths.flatMap((p) => {
+      if (!/\.(js|d\.ts)$/.test(p)) return [];
+      const text = fs.readFileSync(path.join(repoRoot, p), "utf8");
+      const map = /\/\/# sourceMappingURL=(\S+)\s*$/.exec(text)?.[1];
+      if (map === undefined || map.startsWith("data:")) return [];
+      const target = path.posix.join(path.posix.dirname(p), map);
+      return paths.includes(target) ? [] : [`${p} -> ${target}`];
+    });
+    expect(dangling).toEqual([]);
   });
+
+  it("publishes to the registry exactly the tarball that the programs below install", async () => {
+    const packed = packJson(await npm(["pack", "--dry-run", "--json", "--ignore-scripts"], repoRoot));
+    const published = Object.values(
+      JSON.parse(
+        (await npm(["publish", "--dry-run", "--json", "--ignore-scripts"], repoRoot)).replace(/^[^{]*/, ""),
+      ) as Record<string, PackResult>,
+    )[0];
+    expect(published?.files.map((f) => f.path).sort()).toEqual(packed.files.map((f) => f.path).sort());
+    expect(published?.integrity).toBe(packed.integrity);
+  });
+
+  it(
+    "`pulumi new` from the template, the package installed, then up and destroy against the sandbox",
+    async () => {
+      const program = path.join(scratch, "from-template");
+      // `--generate-only`: no stack, no config saved, no `npm install` (offline here, and the
+      // package is installed from the tarball below, as it is not on the registry yet).
+      const made = await execFileAsync(
+        "pulumi",
+        ["new", TEMPLATE_DIR, "--generate-only", "--yes", "--name", "my-dns", "--dir", program],
+        { env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" }, timeout: 60_000 },
+      ).then(
+        () => "",
+        (err: { stderr?: string }) => err.stderr ?? String(err),
+      );
+      // Having written the project, `pulumi new` asks the Node.js language host for the language's
+      // own templating; where that host is not installed (as on the machine of these tests, whose
+      // programs run as Automation API inline programs), that last step alone fails.
+      if (made !== "") expect(made).toMatch(/no language plugin 'pulumi-language-nodejs' found/);
+
+      const project = fs.readFileSync(path.join(program, "Pulumi.yaml"), "utf8");
+      expect(project).toMatch(/^name: my-dns$/m);
+      expect(project).toMatch(/^runtime:\n {2}name: nodejs$/m);
+      expect(project).not.toMatch(/^template:/m);
+      const manifest = JSON.parse(fs.readFileSync(path.join(program, "package.json"), "utf8")) as {
+        name: string;
+        dependencies: Record<string, string>;
+      };
+      expect(manifest.name).toBe("my-dns");
+      // The template asks for this version of the package and the SDK range the package takes.
+      expect(manifest.dependencies).toEqual({
+        "@pulumi/pulumi": pkg.peerDependencies?.["@pulumi/pulumi"],
+        "pulumi-domainapi": `^${pkg.version}`,
+      });
+      // The config `pulumi new` prompts for: the provider's two settings and the program's one.
+      const template = fs.readFileSync(path.join(TEMPLATE_DIR, "Pulumi.yaml"), "utf8");
+      const configKeys = [...template.matchAll(/^ {4}(\S+):$/gm)].map((m) => m[1]);
+      expect(configKeys).toEqual(["domainapi:baseUrl", "domainapi:apiKey", "templateId"]);
+      expect(template).toMatch(/domainapi:apiKey:\n(?: {6}.*\n)* {6}secret: true/);
+      expect(fs.readFileSync(path.join(program, "index.ts"), "utf8")).toContain('config.get("templateId")');
+
+      await npm(
+        ["install", await tarball, "--omit=dev", "--no-audit", "--no-fund", "--prefer-offline"],
+        program,
+      );
+      let run: RunResult | undefined;
+      try {
+        run = await runProgramDir(program, {
+          op: "up+destroy",
+          sandbox: { url: sandbox.url, apiKey: API_KEY },
+        });
+        expect(run.summary?.result).toBe("succeeded");
+        expect(run.destroySummary?.result).toBe("succeeded");
+        const declared = (
+          run.outputs.templateRecords as Array<{ name: string; type: string; recordId: string }>
+        )
+          .map((r) => `${r.name} ${r.type}`)
+          .sort();
+        expect(declared).toEqual(["@ A", "@ MX", "@ TXT", "www CNAME"]);
+        const puts = sandbox.requests.filter(
+          (r) => r.method === "PUT" && r.path === `/v2/dns/templates/${TEMPLATE_PROGRAM_TEMPLATE_ID}/records`,
+        );
+        expect(puts).toHaveLength(1);
+        expect(sandbox.templateRecords(TEMPLATE_PROGRAM_TEMPLATE_ID)).toEqual([]);
+      } finally {
+        removeRunDirs(run);
+      }
+    },
+    INSTALL_TIMEOUT_MS + 240_000,
+  );
 
   it("asks for @pulumi/pulumi as a peer range, so that a program keeps one SDK", () => {
     expect(pkg.dependencies?.["@pulumi/pulumi"]).toBeUndefined();
@@ -246,7 +381,7 @@ describe("the packed package", () => {
 
   // The programs are independent (own directory, template and domain; each engine run is a child
   // process), so they run at once: most of their time is npm and the engine waiting.
-  describe.concurrent("installed from its tarball into a program outside the repo", () => {
+  describe.concurrent("installed from its tarball or a git URL into a program outside the repo", () => {
     for (const consumer of CONSUMERS) {
       it(
         `${consumer.label}: one SDK copy; create, change and destroy run`,
@@ -256,7 +391,7 @@ describe("the packed package", () => {
           await npm(
             [
               "install",
-              await tarball,
+              consumer.source === "git" ? await gitUrl : await tarball,
               consumer.oldest ? `@pulumi/pulumi@${OLDEST_SDK}` : "@pulumi/pulumi",
               "--no-audit",
               "--no-fund",
@@ -266,6 +401,9 @@ describe("the packed package", () => {
           );
           const installed = path.join(program, "node_modules", "pulumi-domainapi");
           expect(fs.lstatSync(installed).isSymbolicLink()).toBe(false);
+          // Built by the clone's `prepare`, or taken from the tarball: the entry points are there.
+          expect(fs.existsSync(path.join(installed, "dist", "provider", "index.js"))).toBe(true);
+          expect(fs.existsSync(path.join(installed, "dist", "provider", "impl.js"))).toBe(true);
           expect(fs.existsSync(path.join(program, "node_modules", ".bin", "domainapi-sandbox"))).toBe(true);
 
           // One SDK: the program's own, which the package uses too.

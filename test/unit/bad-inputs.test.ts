@@ -204,7 +204,7 @@ const recordCases: Case[] = [
     title: "a fully qualified name",
     inputs: rec({ name: "www.example.com.", type: "A", content: "192.0.2.1" }),
     property: "records[0].name",
-    reason: /is not a relative name.*write "www.example.com" instead/,
+    reason: /is not a relative name.*write "www" instead, which names www.example.com there/,
   },
   {
     title: "a name holding the domain placeholder",
@@ -225,10 +225,11 @@ const recordCases: Case[] = [
     reason: /DNS labels hold at most 63/,
   },
   {
-    title: "an unknown record field",
+    title: "a TTL on a record (the API has none)",
     inputs: rec({ name: "www", type: "A", content: "192.0.2.1", ttl: 300 }),
     property: "records[0].ttl",
-    reason: /unknown field "ttl"; a record has only name, type, content, priority, weight, port/,
+    reason:
+      /"ttl" is not part of the API: its template records have only name, type, content, priority, weight, port.*remove it/,
   },
   {
     title: "a record field in the wrong case",

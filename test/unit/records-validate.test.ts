@@ -127,7 +127,7 @@ describe("validateRecords: the shape of the input", () => {
   it("reports unknown fields one by one, suggesting the right spelling", () => {
     expect(issuesOf({ ...VALID.MX, Priority: 10, ttl: 300 })).toEqual([
       'records[0].Priority: unknown field "Priority"; a record has only name, type, content, priority, weight, port: did you mean "priority"?',
-      'records[0].ttl: unknown field "ttl"; a record has only name, type, content, priority, weight, port: remove it',
+      'records[0].ttl: "ttl" is not part of the API: its template records have only name, type, content, priority, weight, port, and no request can set a TTL; remove it (the records get whatever TTL the service gives them)',
     ]);
   });
 
@@ -227,14 +227,12 @@ describe("validateRecords: names", () => {
     expect(onlyIssue({ ...VALID.A, name: "www.{domainname}" }).reason).toBe(
       '"www.{domainname}" is not a relative name; names are relative to the domain the template is applied to: write "www" instead (use "@" for the apex)',
     );
-    expect(onlyIssue({ ...VALID.A, name: "www.example.com." }).reason).toMatch(
-      /write "www\.example\.com" instead/,
-    );
+    expect(onlyIssue({ ...VALID.A, name: "www.example.com." }).reason).toMatch(/write "www" instead/);
     expect(onlyIssue({ ...VALID.A, name: "{domainname}." }).reason).toMatch(/write "@" instead/);
   });
 
   it("rejects characters and label forms that are not allowed", () => {
-    for (const name of ["w w", "www..x", ".www", "wh@t", "a.*", "**", "é"]) {
+    for (const name of ["w w", "www..x", ".www", "wh@t", "a.*", "**"]) {
       expect(onlyIssue({ ...VALID.A, name }).reason).toBe(
         `"${name}" is not a valid name: use "@" or dot-separated labels of letters, digits, "-" and "_", optionally starting with a "*" label, e.g. "www", "_dmarc" or "*.dev" (internationalized names in their xn-- form)`,
       );
