@@ -55,7 +55,13 @@ export type DomainApiErrorCode =
   /** `PartialFailure`: part of an operation was applied; the state records what was reached. */
   | "DOMAINAPI_PARTIAL_FAILURE"
   /** `PreviewInputError`: `domainapi-plan` was given something that is not a preview. */
-  | "DOMAINAPI_PREVIEW_INPUT";
+  | "DOMAINAPI_PREVIEW_INPUT"
+  /** `UnattributableAnswerError`: a request applied, but the ids it was answered with cannot be attributed. */
+  | "DOMAINAPI_UNATTRIBUTABLE_ANSWER"
+  /** `UnreviewedPlanError`: `DOMAINAPI_EXPECT_PLAN` is set and a template's plan is not the reviewed one. */
+  | "DOMAINAPI_UNREVIEWED_PLAN"
+  /** `RecoveryLimitError`: records kept vanishing while the provider recovered. */
+  | "DOMAINAPI_RECOVERY_LIMIT";
 
 /**
  * The base of every error of this package: a stable {@link DomainApiBaseError.code | code}, and an
@@ -353,7 +359,3 @@ export class ClientClosedError extends DomainApiBaseError {
     );
   }
 }
-
-// provider/records/ imports these two from here until it imports them from ./failures.ts, where
-// they live: they are not classes.
-export { isNotFound, templateNotFound } from "./failures";

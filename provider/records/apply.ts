@@ -8,7 +8,8 @@
  * the held records, and a progress line per correction as it is carried out.
  */
 import type { DomainApiClient } from "../client/api";
-import { DomainApiError, isNotFound, templateNotFound } from "../client/errors";
+import { DomainApiError } from "../client/errors";
+import { isNotFound, templateNotFound } from "../client/failures";
 import * as log from "../log";
 import {
   applyAccepted,
@@ -19,9 +20,9 @@ import {
   namesRecordIds,
   type PlannedRequest,
   requestOf,
-  UnattributableAnswerError,
   withoutVanished,
 } from "./corrections";
+import { RecoveryLimitError, UnattributableAnswerError } from "./errors";
 import { describeRecord } from "./model";
 import { type Declaration, type Holding, type Plan, planRecovery } from "./plan";
 import { searchVanished, type VanishedSearch } from "./vanished";
@@ -104,10 +105,7 @@ export class Execution {
         const search = await this.#search(request.corrections, { purge: declaration.settings.purge });
         const next = planRecovery(this.held, plan, declaration, search);
         if (this.recoveries.length >= MAX_RECOVERIES) {
-          throw new Error(
-            `template ${this.#templateId}: records kept vanishing while ${MAX_RECOVERIES} recoveries were carried out; run \`pulumi up\` again`,
-            { cause: err },
-          );
+          throw new RecoveryLimitError(this.#templateId, MAX_RECOVERIES, err);
         }
         guard(next);
         this.recoveries.push(next);

@@ -7,6 +7,7 @@
  * This module knows neither HTTP nor Pulumi.
  */
 import type { DelItem, PatchRecordsBody, UpdateItem, WireRecord } from "../client/wire";
+import { UnattributableAnswerError } from "./errors";
 import {
   canonicalOrder,
   describeRecord,
@@ -146,19 +147,6 @@ export function namesRecordIds(request: PlannedRequest): boolean {
 
 function withKey(r: RecordSpec, recordId: string, key: string): HeldRecord {
   return { ...r, recordId, key };
-}
-
-/** The answer of the service cannot be matched to the request that was sent. */
-export class UnattributableAnswerError extends Error {
-  /** Always `DOMAINAPI_UNATTRIBUTABLE_ANSWER`. */
-  readonly code = "DOMAINAPI_UNATTRIBUTABLE_ANSWER" as const;
-  override readonly name = "UnattributableAnswerError";
-  /** @param detail what came back and why it cannot be attributed */
-  constructor(detail: string) {
-    super(
-      `the service's answer cannot be attributed to the request: ${detail}; the request has applied all the same`,
-    );
-  }
 }
 
 /**

@@ -9,6 +9,7 @@
  * Pure: no HTTP, no Pulumi (the caller reads the environment).
  */
 import { createHash } from "node:crypto";
+import { UnreviewedPlanError } from "./errors";
 import type { Plan } from "./plan";
 
 /** The environment variable that holds the reviewed digests for one `pulumi up`. */
@@ -53,7 +54,7 @@ export function formatExpectation(plans: readonly ReviewedPlan[]): string {
  * Parses a `DOMAINAPI_EXPECT_PLAN` value (see {@link formatExpectation}); `undefined` when none is
  * set, so that every plan is allowed.
  *
- * @throws RangeError naming the malformed pair and the form expected
+ * @throws UnreviewedPlanError naming the malformed pair and the form expected
  */
 export function parseExpectation(value: string | undefined): ReviewedPlan[] | undefined {
   if (value === undefined || value.trim() === "") return undefined;
@@ -64,7 +65,7 @@ export function parseExpectation(value: string | undefined): ReviewedPlan[] | un
       const at = pair.lastIndexOf("=");
       const digest = pair.slice(at + 1);
       if (at <= 0 || !/^[0-9a-f]{16}$/.test(digest)) {
-        throw new RangeError(
+        throw new UnreviewedPlanError(
           `${EXPECT_PLAN_ENV}: "${pair}" is not a templateId=digest pair (the digest: 16 hexadecimal digits); ` +
             "copy the value domainapi-plan printed for the reviewed plan",
         );

@@ -11,9 +11,10 @@ import { DomainApiError } from "../client/errors";
 import { containsUnknown, unknownInputs } from "../engine";
 import * as log from "../log";
 import { PartialFailure } from "../partialFailure";
-import { client, configure as configureSession } from "../session";
+import { checkSettings, client, configure as configureSession, verifyOnRefreshSetting } from "../session";
 import { Execution, type PlanGuard } from "./apply";
 import { EXPECT_PLAN_ENV, parseExpectation, refusalOf } from "./digest";
+import { UnreviewedPlanError } from "./errors";
 import type { InputIssue } from "./issues";
 import { type Declaration, type Holding, type Plan, planResource, planVerify } from "./plan";
 import { checkSafety } from "./safety";
@@ -42,19 +43,23 @@ const INPUTS = ["templateId", "records", "purge", "safetyThreshold"];
  */
 export const VERIFY_ON_REFRESH_ENV = "DOMAINAPI_VERIFY_ON_REFRESH";
 
-/** The stack setting that earlier rounds read; now refused with a warning (see {@link VERIFY_ON_REFRESH_ENV}). */
-const VERIFY_ON_REFRESH_CONFIG = "domainapi:verifyOnRefresh";
-
 /** Records the stack config of a `configure()` call. */
 export function configure(req: pulumi.dynamic.ConfigureRequest): void {
   configureSession(req);
-  if (req.config.get(VERIFY_ON_REFRESH_CONFIG) !== undefined) {
-    log.warn(
-      `${VERIFY_ON_REFRESH_CONFIG} is not read: a stack setting would also verify (a write request) during ` +
-        "`pulumi preview --refresh`, which a provider cannot tell from `pulumi refresh`. Remove it and run " +
-        `\`${VERIFY_ON_REFRESH_ENV}=1 pulumi refresh\` when you want one refresh to verify the records.`,
-    );
-  }
+  warnOfVerifySetting();
+}
+
+/**
+ * A `verifyOnRefresh` setting (stack config or provider input) is not read: it would also verify,
+ * which writes, during `pulumi preview --refresh`. Says so, with what to do instead.
+ */
+export function warnOfVerifySetting(): void {
+  if (verifyOnRefreshSetting() === undefined) return;
+  log.warn(
+    "domainapi:verifyOnRefresh is not read: a setting would also verify (a write request) during " +
+      "`pulumi preview --refresh`, which a provider cannot tell from `pulumi refresh`. Remove it and run " +
+      `\`${VERIFY_ON_REFRESH_ENV}=1 pulumi refresh\` when you want one refresh to verify the records.`,
+  );
 }
 
 function verifyOnRefresh(): boolean {
@@ -85,6 +90,8 @@ function checkFailure(issue: InputIssue): pulumi.dynamic.CheckFailure {
  * an update the safety threshold applies, so a mass change already stops `pulumi preview`.
  */
 export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult<Props>> {
+  // Malformed settings fail the preview as they would fail `up`; a missing key only warns here.
+  checkSettings();
   const misnamed = unknownInputs(news, INPUTS, "DnsTemplateRecords");
   if (containsUnknown(news)) {
     // Part of the inputs is only known after other resources are created: validate the rest at
@@ -141,7 +148,7 @@ function reviewedPlansGuard(): PlanGuard {
   const reviewed = parseExpectation(process.env[EXPECT_PLAN_ENV]);
   return (plan) => {
     const refusal = refusalOf(plan, reviewed);
-    if (refusal) throw new Error(refusal);
+    if (refusal) throw new UnreviewedPlanError(refusal);
   };
 }
 

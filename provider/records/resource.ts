@@ -5,6 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { RecordType } from "../client/wire";
 import { dnsTemplateRecordsProvider } from "../dynamic";
+import { warnIfApiKeyInPlainText } from "../keyInState";
 import type { RecordSpec } from "./model";
 import { recordsOfOutputs } from "./state";
 
@@ -96,6 +97,7 @@ export class DnsTemplateRecords extends pulumi.dynamic.Resource {
   declare readonly lastPlan: pulumi.Output<string>;
 
   constructor(name: string, args: DnsTemplateRecordsArgs, opts?: pulumi.CustomResourceOptions) {
+    warnIfApiKeyInPlainText();
     super(
       dnsTemplateRecordsProvider,
       name,

@@ -5,10 +5,14 @@
  * given is checked to pass when written as suggested.
  */
 import { domainToASCII } from "node:url";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { check as checkRecords } from "../../provider/records/provider";
 import { validateRecords } from "../../provider/records/validate";
 import { asciiDomain, check as checkRestore, domainProblem } from "../../provider/restore/provider";
+import { configureWith } from "../../provider/session";
+
+// check() fails on malformed settings first, as `up` would: give it well-formed ones (it sends nothing).
+beforeAll(() => configureWith({ apiKey: "names-test-key", baseUrl: "http://127.0.0.1:9" }));
 
 type Record = { name: string; type: string; content: string; priority?: number };
 
