@@ -5,8 +5,8 @@
  * Range ignored, keep-alive connections closed after a short idle time).
  */
 import { setTimeout as sleep } from "node:timers/promises";
+import { ERROR_SHAPES } from "domainapi-sandbox";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { ERROR_SHAPES } from "../../sandbox";
 import { apiFailure, type Harness, harness, requestsOf } from "./helpers";
 
 const WWW = { name: "www", type: "A", content: "192.0.2.10" } as const;

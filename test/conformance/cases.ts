@@ -8,12 +8,13 @@
  * `defineConformance(select)` declares a `describe` per personality with the cases `select` keeps,
  * so the committed suite and the pending file share one definition of every case.
  */
+
+import { type Sandbox, startSandbox, type WireContact } from "domainapi-sandbox";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DomainApiClient } from "../../provider/client/api";
 import { ContactsListingError, getContacts } from "../../provider/contacts/getContacts";
 import * as records from "../../provider/records/provider";
 import * as restore from "../../provider/restore/provider";
-import { type Sandbox, startSandbox, type WireContact } from "../../sandbox";
 import { configureFor, PROVIDER } from "../provider/helpers";
 import { PERSONALITIES, type PersonalityCase } from "./personalities";
 

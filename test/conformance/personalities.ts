@@ -2,7 +2,7 @@
  * The personalities the conformance suite runs the provider against: the sandbox's strict default
  * and, one at a time, each other answer the spec allows (see sandbox/README.md, "Personalities").
  */
-import type { SandboxOptions } from "../../sandbox";
+import type { SandboxOptions } from "domainapi-sandbox";
 
 /** A named set of sandbox options; `words` says whether an error body can carry the API's words. */
 export interface PersonalityCase {

@@ -12,7 +12,9 @@
  * Each asserts a single copy of the SDK in the program: two copies mean two runtimes, and resources
  * registered through the package's copy would not belong to the program's stack. Also catches files
  * missing from the tarball, broken `exports`, and a serialized provider that only works inside this
- * checkout, and pins what the tarball holds.
+ * checkout, and pins what the tarball holds. The sandbox is its own package (`domainapi-sandbox`):
+ * the provider's tarball holds none of it, and the one program that adds the sandbox's own tarball
+ * gets its command and its API from there.
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -20,8 +22,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
+import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../sandbox";
 import { engineEnv, repoRoot, type StateResource, typeToken } from "./harness";
 import { type RunResult, removeRunDirs, runProgramDir } from "./program-runner";
 import { API_KEY } from "./records-helpers";
@@ -70,6 +72,8 @@ interface Consumer {
   esm: boolean;
   templateId: string;
   domain: string;
+  /** Also installs the sandbox's tarball, as a user who tests against it does. */
+  withSandbox: boolean;
 }
 
 const CONSUMERS: Consumer[] = [
@@ -79,6 +83,7 @@ const CONSUMERS: Consumer[] = [
     esm: false,
     templateId: "tpl-new",
     domain: "new.example",
+    withSandbox: true,
   },
   {
     label: `TypeScript, oldest supported @pulumi/pulumi (${OLDEST_SDK})`,
@@ -86,6 +91,7 @@ const CONSUMERS: Consumer[] = [
     esm: false,
     templateId: "tpl-old",
     domain: "old.example",
+    withSandbox: false,
   },
   {
     label: 'JavaScript in ESM ("type": "module"), newest @pulumi/pulumi',
@@ -93,6 +99,7 @@ const CONSUMERS: Consumer[] = [
     esm: true,
     templateId: "tpl-esm",
     domain: "esm.example",
+    withSandbox: false,
   },
 ];
 
@@ -167,6 +174,7 @@ describe("the packed package", () => {
   let scratch: string;
   let sandbox: Sandbox;
   let tarball: Promise<string>;
+  let sandboxTarball: Promise<string>;
 
   beforeAll(async () => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), "domainapi-consumer-"));
@@ -182,17 +190,26 @@ describe("the packed package", () => {
       path.join(scratch, packJson(out).filename),
     );
     tarball.catch(() => undefined);
+    // After the provider's: packing may build, and two builds must not overlap.
+    sandboxTarball = tarball
+      .catch(() => undefined)
+      .then(() =>
+        npm(["pack", "--json", "--pack-destination", scratch, "--workspace", "domainapi-sandbox"], repoRoot),
+      )
+      .then((out) => path.join(scratch, packJson(out).filename));
+    sandboxTarball.catch(() => undefined);
   });
   afterAll(async () => {
     await sandbox?.close();
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   });
 
-  it("holds only what a user needs: the built provider and sandbox, README, CHANGELOG", async () => {
+  it("holds only what a user needs: the built provider, README, CHANGELOG; no sandbox", async () => {
     const { files } = packJson(await npm(["pack", "--dry-run", "--json"], repoRoot));
     const paths = files.map((f) => f.path).sort();
-    const allowed =
-      /^(dist\/(provider|sandbox)\/.+\.(js|d\.ts)|README\.md|CHANGELOG\.md|LICENSE|package\.json)$/;
+    const allowed = /^(dist\/provider\/.+\.(js|d\.ts)|README\.md|CHANGELOG\.md|LICENSE|package\.json)$/;
+    // The sandbox (server, admin API, faults, personalities) is its own package.
+    expect(paths.filter((p) => /sandbox|admin|fault|personalit/i.test(p))).toEqual([]);
     expect(paths.filter((p) => !allowed.test(p))).toEqual([]);
     // Only production code: no test fixture, engine floor or benchmark rides along.
     expect(paths.filter((p) => /testing|floor|bench|fixture|\.test\./.test(p))).toEqual([]);
@@ -204,8 +221,6 @@ describe("the packed package", () => {
       "dist/provider/index.d.ts",
       "dist/provider/impl.js",
       "dist/provider/cli/plan.js",
-      "dist/sandbox/index.js",
-      "dist/sandbox/cli.js",
     ]) {
       expect(paths).toContain(needed);
     }
@@ -215,6 +230,27 @@ describe("the packed package", () => {
       ...Object.values(pkg.bin),
     ].map((t) => t.replace(/^\.\//, ""));
     expect(targets.filter((t) => !paths.includes(t))).toEqual([]);
+  });
+
+  it("the sandbox's own tarball holds its command, its built code and its README, nothing else", async () => {
+    const { files } = packJson(
+      await npm(["pack", "--dry-run", "--json", "--workspace", "domainapi-sandbox"], repoRoot),
+    );
+    const paths = files.map((f) => f.path).sort();
+    expect(
+      paths.filter(
+        (p) => !/^(dist\/.+\.(js|d\.ts)|bin\/domainapi-sandbox\.js|README\.md|package\.json)$/.test(p),
+      ),
+    ).toEqual([]);
+    for (const needed of [
+      "bin/domainapi-sandbox.js",
+      "dist/index.js",
+      "dist/index.d.ts",
+      "dist/cli.js",
+      "README.md",
+    ]) {
+      expect(paths).toContain(needed);
+    }
   });
 
   it("asks for @pulumi/pulumi as a peer range, so that a program keeps one SDK", () => {
@@ -257,6 +293,7 @@ describe("the packed package", () => {
             [
               "install",
               await tarball,
+              ...(consumer.withSandbox ? [await sandboxTarball] : []),
               consumer.oldest ? `@pulumi/pulumi@${OLDEST_SDK}` : "@pulumi/pulumi",
               "--no-audit",
               "--no-fund",
@@ -266,7 +303,25 @@ describe("the packed package", () => {
           );
           const installed = path.join(program, "node_modules", "pulumi-domainapi");
           expect(fs.lstatSync(installed).isSymbolicLink()).toBe(false);
-          expect(fs.existsSync(path.join(program, "node_modules", ".bin", "domainapi-sandbox"))).toBe(true);
+          // The sandbox comes only with its own package: its command, its README, its API by name.
+          const sandboxBin = path.join(program, "node_modules", ".bin", "domainapi-sandbox");
+          expect(fs.existsSync(sandboxBin)).toBe(consumer.withSandbox);
+          expect(fs.existsSync(path.join(program, "node_modules", "domainapi-sandbox"))).toBe(
+            consumer.withSandbox,
+          );
+          if (consumer.withSandbox) {
+            const help = await execFileAsync(sandboxBin, ["--help"], { cwd: program });
+            expect(help.stdout).toContain("Usage: domainapi-sandbox --api-key KEY");
+            expect(fs.existsSync(path.join(program, "node_modules", "domainapi-sandbox", "README.md"))).toBe(
+              true,
+            );
+            const api = await execFileAsync(
+              process.execPath,
+              ["-e", 'process.stdout.write(typeof require("domainapi-sandbox").startSandbox)'],
+              { cwd: program },
+            );
+            expect(api.stdout).toBe("function");
+          }
 
           // One SDK: the program's own, which the package uses too.
           const sdkDir = path.join(program, "node_modules", "@pulumi", "pulumi");

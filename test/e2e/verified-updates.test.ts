@@ -4,8 +4,9 @@
  * sandbox holding exactly the declared records (plus foreign ones), the state's ids equal to the
  * sandbox's, and nothing duplicated. Refresh verifies only when `domainapi:verifyOnRefresh` is on.
  */
+
+import { type Sandbox, type SandboxRecord, startSandbox } from "domainapi-sandbox";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, type SandboxRecord, startSandbox } from "../../sandbox";
 import type { TestStack } from "./harness";
 import {
   API_KEY,

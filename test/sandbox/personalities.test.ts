@@ -2,9 +2,9 @@
  * Personalities: each option, on its own, gives the other answer the spec allows; checked with
  * plain fetch (or node:http where fetch hides the wire) against a started sandbox.
  */
+
+import { type Sandbox, type SandboxOptions, startSandbox } from "domainapi-sandbox";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseCommandLine, UsageError } from "../../sandbox/cli";
-import { type Sandbox, type SandboxOptions, startSandbox } from "../../sandbox/index";
 import { API_KEY, type Call, call, errorOf } from "./helpers";
 
 const started: Sandbox[] = [];
@@ -47,70 +47,6 @@ describe("validation of personality options", () => {
     [{ contactsGrowth: 1001 }, /contactsGrowth: must be an integer from 0 to 1000/],
   ])("startSandbox(%j) throws naming the option", async (options, message) => {
     await expect(startSandbox({ apiKey: API_KEY, ...options })).rejects.toThrow(message);
-  });
-
-  it("a bad flag is a usage error (exit 2) naming the flag", () => {
-    const parse =
-      (...argv: string[]) =>
-      () =>
-        parseCommandLine(["--api-key", "k", ...argv], {});
-    expect(parse("--per-page-cap", "0")).toThrow(UsageError);
-    expect(parse("--per-page-cap", "0")).toThrow(/--per-page-cap: must be an integer from 1/);
-    expect(parse("--per-page-cap", "many")).toThrow(/--per-page-cap: expected an integer/);
-    expect(parse("--null-strings=yes")).toThrow(UsageError);
-    expect(parse("--error-body", "xml")).toThrow(/--error-body: must be one of error, message/);
-    expect(parse("--retry-after", "minutes")).toThrow(
-      /--retry-after: must be one of seconds, date, fraction/,
-    );
-    expect(parse("--patch-apply", "partial")).toThrow(/--patch-apply: must be one of atomic, itemwise/);
-    expect(parse("--cut-bodies", "-1")).toThrow(/--cut-bodies/);
-    expect(parse("--keep-alive-idle-ms", "0")).toThrow(/--keep-alive-idle-ms: must be an integer from 1/);
-    expect(parse("--error-body")).toThrow(UsageError);
-  });
-
-  it("flags become options", () => {
-    const command = parseCommandLine(
-      [
-        ...["--api-key", "k", "--per-page-cap", "25", "--null-strings", "--error-body", "problem"],
-        ...[
-          "--numeric-ids",
-          "--url-forward-creates-records",
-          "--retry-after",
-          "fraction",
-          "--cut-bodies",
-          "3",
-        ],
-        ...[
-          "--ignore-range",
-          "--keep-alive-idle-ms",
-          "250",
-          "--patch-apply",
-          "itemwise",
-          "--contacts-growth",
-          "2",
-        ],
-      ],
-      {},
-    );
-    expect(command).toEqual({
-      help: false,
-      keyFromEnv: false,
-      options: {
-        apiKey: "k",
-        port: 8080,
-        perPageCap: 25,
-        nullStrings: true,
-        errorBody: "problem",
-        numericIds: true,
-        urlForwardCreatesRecords: true,
-        retryAfter: "fraction",
-        cutBodies: 3,
-        ignoreRange: true,
-        keepAliveIdleMs: 250,
-        patchApply: "itemwise",
-        contactsGrowth: 2,
-      },
-    });
   });
 
   it("GET /__sandbox/personality says what the sandbox runs with", async () => {

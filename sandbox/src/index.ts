@@ -1,6 +1,6 @@
 /**
  * The embedded Domain API: a real HTTP server that implements the whole spec on loopback, strict
- * and stateful, for tests, examples and offline development. It shares no code with provider/ on
+ * and stateful, for tests, examples and offline development. It is its own package and shares no code with the provider on
  * purpose: it implements the spec on its own terms, so it catches the client's mistakes instead
  * of sharing them.
  *
@@ -21,7 +21,7 @@ import { startServer } from "./server";
 import type { SandboxRecord } from "./templates";
 
 export { MAX_GENERATED_CONTACTS } from "./contactGenerator";
-export { MAX_PER_PAGE } from "./contactQuery";
+export { MAX_PER_PAGE, SORT_FIELDS } from "./contactQuery";
 export { CONTACT_STATUSES, type ContactStatus, type WireContact, WireContactSchema } from "./contactSchema";
 export type { LoggedRequest } from "./core";
 export type { DomainStatus } from "./domains";
@@ -33,7 +33,9 @@ export {
   formatRetryAfter,
   PATCH_MODES,
   type PatchMode,
+  PERSONALITY_KEYS,
   type Personality,
+  type PersonalityKey,
   type PersonalityOptions,
   PersonalitySchema,
   RETRY_AFTER_FORMS,
