@@ -43,7 +43,7 @@ export {
 } from "./personality";
 export type { RateLimit } from "./rateLimit";
 export { DEFAULT_SEED, parseSeed, type SandboxSeed, type SandboxState, type SeedRecord } from "./seed";
-export type { SandboxRecord } from "./templates";
+export { FORWARD_SERVER, type SandboxRecord } from "./templates";
 export { RECORD_TYPES, type RecordType } from "./validation";
 
 /**
@@ -87,6 +87,11 @@ export interface Sandbox {
   close(): Promise<void>;
   /** A copy of a template's records, or undefined when the template does not exist. */
   templateRecords(templateId: string): SandboxRecord[] | undefined;
+  /**
+   * The ids of the A and AAAA records the service made for each URL forward of a template that
+   * are still there, by the forward's id; undefined when the template does not exist.
+   */
+  madeRecords(templateId: string): Record<string, string[]> | undefined;
   /** Creates or replaces a template with `records` (default none); returns their new ids in order. */
   seedTemplate(templateId: string, records?: SeedRecord[]): string[];
   /** Removes a template; false when it did not exist. */
@@ -165,6 +170,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     personality,
     close: () => server.close(),
     templateRecords: (templateId) => core.templateRecords(templateId),
+    madeRecords: (templateId) => core.templates.madeRecords(templateId),
     seedTemplate: (templateId, records) => core.seedTemplate(templateId, records),
     deleteTemplate: (templateId) => core.templates.delete(templateId),
     deleteRecord: (templateId, recordId) => core.templates.deleteRecord(templateId, recordId),

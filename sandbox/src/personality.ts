@@ -80,7 +80,14 @@ export const PERSONALITY_OPTIONS = {
     "boolean",
     flag.default(false),
     "a URLFWD/URLFWD301/URLCLO record brings an A and an AAAA record at its name; the answer " +
-      "names all three ids (forward, A, AAAA)",
+      "to its add names all three ids, in an order set by --id-order-seed (a PUT answers one id " +
+      "per submitted record); deleting the forward deletes them",
+  ),
+  idOrderSeed: option(
+    "integer",
+    integer(0, 2 ** 32 - 1).default(1),
+    "seed of the order in which the answer to a URL forward's add names its three ids (default 1)",
+    "N",
   ),
   retryAfter: option(
     "word",

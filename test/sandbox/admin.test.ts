@@ -217,6 +217,7 @@ describe("admin routes", () => {
         { record_id: ids[0], name: "@", type: "A", content: "192.0.2.1" },
         { record_id: ids[1], name: "www", type: "CNAME", content: "{domainname}." },
       ],
+      made: {},
     });
     const all = (await admin("GET", "/templates")).json as { templates: Record<string, unknown[]> };
     expect(Object.keys(all.templates)).toContain("shop");
