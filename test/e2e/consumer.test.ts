@@ -239,7 +239,8 @@ describe("the packed package", () => {
     const paths = files.map((f) => f.path).sort();
     expect(
       paths.filter(
-        (p) => !/^(dist\/.+\.(js|d\.ts)|bin\/domainapi-sandbox\.js|README\.md|package\.json)$/.test(p),
+        (p) =>
+          !/^(dist\/.+\.(js|d\.ts)|bin\/domainapi-sandbox\.js|README\.md|LICENSE|package\.json)$/.test(p),
       ),
     ).toEqual([]);
     for (const needed of [
@@ -248,6 +249,7 @@ describe("the packed package", () => {
       "dist/index.d.ts",
       "dist/cli.js",
       "README.md",
+      "LICENSE",
     ]) {
       expect(paths).toContain(needed);
     }
