@@ -2,6 +2,7 @@
  * The package boundary: the sandbox implements the spec on its own terms, so it imports nothing
  * of the provider (nor of anything outside its own src/) and depends only on what its
  * package.json declares. Its build enforces the first too (rootDir); this names the offender.
+ * The other way, the provider never imports the sandbox: its package does not ship it.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
@@ -45,5 +46,22 @@ describe("the sandbox package", () => {
 
   it("depends on no provider package", () => {
     expect(Object.keys(manifest.dependencies ?? {})).toEqual(["zod"]);
+  });
+
+  it("is not imported by the provider, whose package does not ship it", () => {
+    const provider = join(PACKAGE, "..", "provider");
+    const files = readdirSync(provider, { recursive: true, encoding: "utf8" }).filter((f) =>
+      f.endsWith(".ts"),
+    );
+    expect(files.length).toBeGreaterThan(10);
+    const importers = files.filter((file) =>
+      specifiers(readFileSync(join(provider, file), "utf8")).some(
+        (spec) =>
+          spec === "domainapi-sandbox" ||
+          spec.startsWith("domainapi-sandbox/") ||
+          spec.includes("sandbox/src"),
+      ),
+    );
+    expect(importers).toEqual([]);
   });
 });
