@@ -54,7 +54,7 @@ function option<S extends z.ZodType>(
 
 /**
  * Every personality option, each independent of the others, by name: the one place they are
- * declared. Off (the default) each gives the sandbox's strict answer.
+ * declared. By default each gives the sandbox's own answer (for URL forwards, the spec's).
  */
 export const PERSONALITY_OPTIONS = {
   perPageCap: option(
@@ -78,10 +78,11 @@ export const PERSONALITY_OPTIONS = {
   numericIds: option("boolean", flag.default(false), "record ids as numbers in PUT and PATCH answers"),
   urlForwardCreatesRecords: option(
     "boolean",
-    flag.default(false),
-    "a URLFWD/URLFWD301/URLCLO record brings an A and an AAAA record at its name; the answer " +
-      "to its add names all three ids, in an order set by --id-order-seed (a PUT answers one id " +
-      "per submitted record); deleting the forward deletes them",
+    flag.default(true),
+    "turned off, a URLFWD/URLFWD301/URLCLO record is one record and its add is answered with its " +
+      "one id. By default, as the spec says, a forward brings an A and an AAAA record at its name, " +
+      "the answer to its add names all three ids (in an order set by --id-order-seed; a PUT answers " +
+      "one id per submitted record), and deleting the forward deletes them",
   ),
   idOrderSeed: option(
     "integer",

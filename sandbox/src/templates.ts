@@ -6,7 +6,8 @@
  *
  * A URL forward (URLFWD, URLFWD301, URLCLO) brings an A and an AAAA record at its name, as the
  * spec says the service does ("When one is set, an A record and an AAAA record are created for
- * that host name"), unless the `urlForwardCreatesRecords` personality is off:
+ * that host name"), unless the `urlForwardCreatesRecords` personality is turned off (then a
+ * forward is one record, its add answered with its one id). By default:
  * - the answer to its PATCH add names all three ids, in an order the spec does not show (here a
  *   permutation chosen by `idOrderSeed` and the forward's id: the forward is not always first);
  * - a PUT answers one id per submitted record, as the spec says: the forward's own id at its
@@ -56,7 +57,7 @@ export interface TemplateRules {
 
 const STRICT_RULES: TemplateRules = {
   numericIds: false,
-  urlForwardCreatesRecords: false,
+  urlForwardCreatesRecords: true,
   idOrderSeed: 1,
   patchApply: "atomic",
 };

@@ -31,7 +31,7 @@ describe("personality flags", () => {
         ...["--api-key", "k", "--per-page-cap", "25", "--null-strings", "--error-body", "problem"],
         ...[
           "--numeric-ids",
-          "--url-forward-creates-records",
+          "--no-url-forward-creates-records",
           "--retry-after",
           "fraction",
           "--cut-bodies",
@@ -59,7 +59,7 @@ describe("personality flags", () => {
         nullStrings: true,
         errorBody: "problem",
         numericIds: true,
-        urlForwardCreatesRecords: true,
+        urlForwardCreatesRecords: false,
         retryAfter: "fraction",
         cutBodies: 3,
         ignoreRange: true,

@@ -4,6 +4,7 @@
  * lead decides the case expects the wrong thing.
  */
 import { forwardCaseName } from "./cases";
+import { PERSONALITIES } from "./personalities";
 
 /** Why the provider fails the URL-forward cases against a service whose forwards bring records. */
 const FORWARD_OWNERSHIP = {
@@ -20,9 +21,16 @@ const FORWARD_OWNERSHIP = {
     "forward's add belong to the forward. Provider side of issue 21 (part 2).",
 };
 
+/** Every personality whose forwards bring their A and AAAA records: all but the one-id one. */
+const FORWARDS_MAKE_RECORDS = PERSONALITIES.filter((p) => p.options.urlForwardCreatesRecords !== false);
+
 export const PENDING_REASONS: Record<string, string> = {
-  [`urlForwardCreatesRecords :: ${forwardCaseName(true)}`]: FORWARD_OWNERSHIP.put,
-  [`urlForwardCreatesRecords :: ${forwardCaseName(false)}`]: FORWARD_OWNERSHIP.patch,
+  ...Object.fromEntries(
+    FORWARDS_MAKE_RECORDS.flatMap((p) => [
+      [`${p.name} :: ${forwardCaseName(true)}`, FORWARD_OWNERSHIP.put],
+      [`${p.name} :: ${forwardCaseName(false)}`, FORWARD_OWNERSHIP.patch],
+    ]),
+  ),
   [`cutBodies 1 :: ${forwardCaseName(false)}`]:
     "Without purge the create adds record by record; the first PATCH's answer (200) is cut, so that add is of " +
     "unknown outcome and the create fails, as designed (never added twice): the same cause as the drift-without-" +

@@ -68,7 +68,7 @@ describe("validation of personality options", () => {
       nullStrings: false,
       errorBody: "error",
       numericIds: false,
-      urlForwardCreatesRecords: false,
+      urlForwardCreatesRecords: true,
       idOrderSeed: 1,
       retryAfter: "seconds",
       cutBodies: 0,
@@ -355,14 +355,14 @@ describe("numericIds", () => {
   });
 });
 
-describe("urlForwardCreatesRecords", () => {
+describe("URL forwards: by default as the spec says; urlForwardCreatesRecords off, one record", () => {
   const URL = "https://example.org/";
   const idsOf = (result: Call): string[] => (result.json as { record_id: string[] }).record_id;
 
   it.each(["URLFWD", "URLFWD301", "URLCLO"])(
     "a %s add also creates an A and an AAAA at its name, and the answer names all three ids",
     async (type) => {
-      const sandbox = await start({ contacts: 0, urlForwardCreatesRecords: true });
+      const sandbox = await start({ contacts: 0 });
       const result = await patch(sandbox, { add: [{ name: "go", type, content: URL }] });
       expect(result.status).toBe(200);
       const stored = sandbox.templateRecords("web") ?? [];
@@ -381,7 +381,6 @@ describe("urlForwardCreatesRecords", () => {
     const positions = async (idOrderSeed?: number): Promise<number[]> => {
       const sandbox = await start({
         contacts: 0,
-        urlForwardCreatesRecords: true,
         ...(idOrderSeed === undefined ? {} : { idOrderSeed }),
       });
       const found: number[] = [];
@@ -402,7 +401,7 @@ describe("urlForwardCreatesRecords", () => {
   });
 
   it("a PUT answers one id per submitted record (the forward's own); the records made for it exist all the same", async () => {
-    const sandbox = await start({ contacts: 0, urlForwardCreatesRecords: true });
+    const sandbox = await start({ contacts: 0 });
     const result = await put(sandbox, [
       { name: "@", type: "TXT", content: "hello" },
       { name: "@", type: "URLFWD301", content: URL },
@@ -420,7 +419,7 @@ describe("urlForwardCreatesRecords", () => {
   });
 
   it("deleting the forward deletes the records made for it; a later del of one of them is a 404", async () => {
-    const sandbox = await start({ contacts: 0, urlForwardCreatesRecords: true });
+    const sandbox = await start({ contacts: 0 });
     await patch(sandbox, { add: [{ name: "go", type: "URLFWD", content: URL }] });
     const [forward, a] = (sandbox.templateRecords("web") ?? []).map((r) => r.record_id);
     expect((await patch(sandbox, { del: [{ record_id: forward! }] })).status).toBe(204);
@@ -431,14 +430,14 @@ describe("urlForwardCreatesRecords", () => {
   });
 
   it("the forward and its records deleted in one request: 204, all gone", async () => {
-    const sandbox = await start({ contacts: 0, urlForwardCreatesRecords: true });
+    const sandbox = await start({ contacts: 0 });
     const ids = idsOf(await patch(sandbox, { add: [{ name: "go", type: "URLCLO", content: URL }] }));
     expect((await patch(sandbox, { del: ids.map((record_id) => ({ record_id })) })).status).toBe(204);
     expect(sandbox.templateRecords("web")).toEqual([]);
   });
 
   it("a made record can be deleted or updated on its own; the forward's URL changes without touching them", async () => {
-    const sandbox = await start({ contacts: 0, urlForwardCreatesRecords: true });
+    const sandbox = await start({ contacts: 0 });
     await patch(sandbox, { add: [{ name: "go", type: "URLFWD", content: URL }] });
     const [forward, a, aaaa] = (sandbox.templateRecords("web") ?? []).map((r) => r.record_id);
     expect((await patch(sandbox, { del: [{ record_id: a! }] })).status).toBe(204);
@@ -460,7 +459,7 @@ describe("urlForwardCreatesRecords", () => {
   });
 
   it("drift (admin) removes exactly the one record, even a forward; seeding a forward makes nothing", async () => {
-    const sandbox = await start({ contacts: 0, urlForwardCreatesRecords: true });
+    const sandbox = await start({ contacts: 0 });
     await patch(sandbox, { add: [{ name: "go", type: "URLFWD", content: URL }] });
     const [forward] = (sandbox.templateRecords("web") ?? []).map((r) => r.record_id);
     expect(sandbox.deleteRecord("web", forward!)).toBe(true);
