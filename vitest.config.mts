@@ -1,6 +1,16 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  // Tests import the sandbox by its package name; run them against its source (no build first).
+  resolve: {
+    alias: [
+      {
+        find: /^domainapi-sandbox$/,
+        replacement: fileURLToPath(new URL("./sandbox/src/index.ts", import.meta.url)),
+      },
+    ],
+  },
   test: {
     projects: [
       { test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
@@ -9,6 +19,7 @@ export default defineConfig({
           name: "sandbox",
           include: [
             "test/sandbox/**/*.test.ts",
+            "sandbox/test/**/*.test.ts",
             "test/client/**/*.test.ts",
             "test/provider/**/*.test.ts",
             // pending-*.test.ts: cases known to fail until the provider handles them (run on their own).

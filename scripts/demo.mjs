@@ -36,7 +36,8 @@ const SANDBOX_START_MS = 15_000;
 
 /** Starts `domainapi-sandbox --port 0` detached, its output in `logFile`; resolves with its URL. */
 async function startSandboxProcess(apiKey, logFile) {
-  const cli = path.join(repoRoot, "dist", "sandbox", "cli.js");
+  const sandboxPackage = createRequire(import.meta.url).resolve("domainapi-sandbox/package.json");
+  const cli = path.join(path.dirname(sandboxPackage), "bin", "domainapi-sandbox.js");
   const log = fs.openSync(logFile, "w");
   const child = spawn(process.execPath, [cli, "--port", "0", "--api-key", apiKey], {
     cwd: repoRoot,

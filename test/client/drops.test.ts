@@ -4,9 +4,10 @@
  * restore POST are never resent once they may have reached the server, and the error says the
  * outcome is unknown. Each test checks the sandbox's state afterwards.
  */
+
+import { startSandbox } from "domainapi-sandbox";
 import { describe, expect, test } from "vitest";
 import { Transport } from "../../provider/client/transport";
-import { startSandbox } from "../../sandbox";
 import { apiFailure, requestsOf, useHarness } from "./helpers";
 
 const RECORDS_PATH = "^/v2/dns/templates/[^/]+/records$";

@@ -3,12 +3,12 @@
  * it with short timeouts, and a log sink that keeps every debug line so tests can inspect them.
  */
 
+import { startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { DomainApiClient } from "../../provider/client/api";
 import { DomainApiError } from "../../provider/client/errors";
 import { Transport, type TransportOptions } from "../../provider/client/transport";
 import type { ClientConfig } from "../../provider/config";
-import { startSandbox } from "../../sandbox";
 
 /** A key distinctive enough that any leak of it shows up in a substring search. */
 export const API_KEY = "sk_test_SECRET_9f8e7d6c5b4a3210";

@@ -5,9 +5,9 @@
  */
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from "node:http";
 import { connect, type Socket } from "node:net";
+import { startSandbox } from "domainapi-sandbox";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { DomainApiClient } from "../../provider/client/api";
-import { startSandbox } from "../../sandbox";
 import { API_KEY, failure, type Sandbox } from "./helpers";
 
 /** What the proxy was asked: the request line's target and the headers. */

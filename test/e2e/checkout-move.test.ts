@@ -6,8 +6,8 @@ import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
+import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../sandbox";
 import { createTestStack, linkPackage, repoRoot, workRoot } from "./harness";
 import { API_KEY, type DesiredRecord, expectConverged, mutating } from "./records-helpers";
 

@@ -3,9 +3,10 @@
  * TXT quoting, TXT values longer than 255 characters (DKIM keys), trailing dots, internationalized
  * names. Under the real engine (check, create) against the sandbox, which stores what it is sent.
  */
+
+import type { Sandbox } from "domainapi-sandbox";
+import { startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Sandbox } from "../../sandbox";
-import { startSandbox } from "../../sandbox";
 import { domainapi, type TestStack } from "./harness";
 import { API_KEY, type DesiredRecord, programFor, recordsStack } from "./records-helpers";
 

@@ -24,7 +24,9 @@
  * Each asserts a single copy of the SDK in the program: two copies mean two runtimes, and resources
  * registered through the package's copy would not belong to the program's stack. Also catches files
  * missing from the tarball, broken `exports`, and a serialized provider that only works inside this
- * checkout, and pins what the tarball holds.
+ * checkout, and pins what the tarball holds. The sandbox is its own package (`domainapi-sandbox`):
+ * the provider's tarball holds none of it, and the one program that adds the sandbox's own tarball
+ * gets its command and its API from there.
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -32,8 +34,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
+import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../sandbox";
 import { engineEnv, repoRoot, type StateResource, typeToken } from "./harness";
 import { type RunResult, removeRunDirs, runProgramDir } from "./program-runner";
 import { API_KEY } from "./records-helpers";
@@ -91,6 +93,8 @@ interface Consumer {
   source: "tarball" | "git";
   templateId: string;
   domain: string;
+  /** Also installs the sandbox's tarball, as a user who tests against it does. */
+  withSandbox: boolean;
 }
 
 /** The `pulumi new` template of a program, and the template id its program manages by default. */
@@ -105,6 +109,7 @@ const CONSUMERS: Consumer[] = [
     source: "tarball",
     templateId: "tpl-new",
     domain: "new.example",
+    withSandbox: true,
   },
   {
     label: `TypeScript, oldest supported @pulumi/pulumi (${OLDEST_SDK})`,
@@ -113,6 +118,7 @@ const CONSUMERS: Consumer[] = [
     source: "tarball",
     templateId: "tpl-old",
     domain: "old.example",
+    withSandbox: false,
   },
   {
     label: 'JavaScript in ESM ("type": "module"), newest @pulumi/pulumi, installed from a git URL',
@@ -121,6 +127,7 @@ const CONSUMERS: Consumer[] = [
     source: "git",
     templateId: "tpl-esm",
     domain: "esm.example",
+    withSandbox: false,
   },
 ];
 
@@ -196,6 +203,7 @@ describe("the packed package", () => {
   let sandbox: Sandbox;
   let tarball: Promise<string>;
   let gitUrl: Promise<string>;
+  let sandboxTarball: Promise<string>;
 
   beforeAll(async () => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), "domainapi-consumer-"));
@@ -225,17 +233,27 @@ describe("the packed package", () => {
       return `git+${pathToFileURL(clone).href}#${commit}`;
     })();
     gitUrl.catch(() => undefined);
+    // After the provider's: packing may build, and two builds must not overlap.
+    sandboxTarball = tarball
+      .catch(() => undefined)
+      .then(() =>
+        npm(["pack", "--json", "--pack-destination", scratch, "--workspace", "domainapi-sandbox"], repoRoot),
+      )
+      .then((out) => path.join(scratch, packJson(out).filename));
+    sandboxTarball.catch(() => undefined);
   });
   afterAll(async () => {
     await sandbox?.close();
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   });
 
-  it("holds only what a user needs: the built provider and sandbox, README and the docs it links, CHANGELOG", async () => {
+  it("holds only what a user needs: the built provider, README, the docs it links, CHANGELOG; no sandbox", async () => {
     const { files } = packJson(await npm(["pack", "--dry-run", "--json", "--ignore-scripts"], repoRoot));
     const paths = files.map((f) => f.path).sort();
     const allowed =
-      /^(dist\/(provider|sandbox)\/.+\.(js|d\.ts)|docs\/[\w-]+\.md|README\.md|CHANGELOG\.md|LICENSE|package\.json)$/;
+      /^(dist\/provider\/.+\.(js|d\.ts)|docs\/[\w-]+\.md|README\.md|CHANGELOG\.md|LICENSE|package\.json)$/;
+    // The sandbox (server, admin API, faults, personalities) is its own package.
+    expect(paths.filter((p) => /^dist\/.*(sandbox|admin|fault|personalit)/i.test(p))).toEqual([]);
     expect(paths.filter((p) => !allowed.test(p))).toEqual([]);
     // Only production code: no test fixture, engine floor or benchmark rides along.
     expect(paths.filter((p) => /testing|floor|bench|fixture|\.test\./.test(p))).toEqual([]);
@@ -248,8 +266,6 @@ describe("the packed package", () => {
       "dist/provider/index.d.ts",
       "dist/provider/impl.js",
       "dist/provider/cli/plan.js",
-      "dist/sandbox/index.js",
-      "dist/sandbox/cli.js",
     ]) {
       expect(paths).toContain(needed);
     }
@@ -352,6 +368,29 @@ describe("the packed package", () => {
     INSTALL_TIMEOUT_MS + 240_000,
   );
 
+  it("the sandbox's own tarball holds its command, its built code and its README, nothing else", async () => {
+    const { files } = packJson(
+      await npm(["pack", "--dry-run", "--json", "--workspace", "domainapi-sandbox"], repoRoot),
+    );
+    const paths = files.map((f) => f.path).sort();
+    expect(
+      paths.filter(
+        (p) =>
+          !/^(dist\/.+\.(js|d\.ts)|bin\/domainapi-sandbox\.js|README\.md|LICENSE|package\.json)$/.test(p),
+      ),
+    ).toEqual([]);
+    for (const needed of [
+      "bin/domainapi-sandbox.js",
+      "dist/index.js",
+      "dist/index.d.ts",
+      "dist/cli.js",
+      "README.md",
+      "LICENSE",
+    ]) {
+      expect(paths).toContain(needed);
+    }
+  });
+
   it("asks for @pulumi/pulumi as a peer range, so that a program keeps one SDK", () => {
     expect(pkg.dependencies?.["@pulumi/pulumi"]).toBeUndefined();
     expect(OLDEST_SDK).toMatch(/^3\.\d+\.\d+$/);
@@ -392,6 +431,7 @@ describe("the packed package", () => {
             [
               "install",
               consumer.source === "git" ? await gitUrl : await tarball,
+              ...(consumer.withSandbox ? [await sandboxTarball] : []),
               consumer.oldest ? `@pulumi/pulumi@${OLDEST_SDK}` : "@pulumi/pulumi",
               "--no-audit",
               "--no-fund",
@@ -404,7 +444,25 @@ describe("the packed package", () => {
           // Built by the clone's `prepare`, or taken from the tarball: the entry points are there.
           expect(fs.existsSync(path.join(installed, "dist", "provider", "index.js"))).toBe(true);
           expect(fs.existsSync(path.join(installed, "dist", "provider", "impl.js"))).toBe(true);
-          expect(fs.existsSync(path.join(program, "node_modules", ".bin", "domainapi-sandbox"))).toBe(true);
+          // The sandbox comes only with its own package: its command, its README, its API by name.
+          const sandboxBin = path.join(program, "node_modules", ".bin", "domainapi-sandbox");
+          expect(fs.existsSync(sandboxBin)).toBe(consumer.withSandbox);
+          expect(fs.existsSync(path.join(program, "node_modules", "domainapi-sandbox"))).toBe(
+            consumer.withSandbox,
+          );
+          if (consumer.withSandbox) {
+            const help = await execFileAsync(sandboxBin, ["--help"], { cwd: program });
+            expect(help.stdout).toContain("Usage: domainapi-sandbox --api-key KEY");
+            expect(fs.existsSync(path.join(program, "node_modules", "domainapi-sandbox", "README.md"))).toBe(
+              true,
+            );
+            const api = await execFileAsync(
+              process.execPath,
+              ["-e", 'process.stdout.write(typeof require("domainapi-sandbox").startSandbox)'],
+              { cwd: program },
+            );
+            expect(api.stdout).toBe("function");
+          }
 
           // One SDK: the program's own, which the package uses too.
           const sdkDir = path.join(program, "node_modules", "@pulumi", "pulumi");

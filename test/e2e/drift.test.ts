@@ -2,8 +2,9 @@
  * Records changed outside Pulumi: the sandbox's out-of-band changes happen behind the provider's
  * back, and every later `pulumi up` / `destroy` converges instead of failing or leaving records.
  */
+
+import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../sandbox";
 import type { TestStack } from "./harness";
 import {
   API_KEY,

@@ -3,8 +3,9 @@
  * records the stack config as the inputs of the dynamic provider): the program says so in a
  * warning. Set with `--secret`, there is no warning and the key is nowhere in the exported state.
  */
+
+import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../sandbox";
 import { createTestStack, domainapi, type TestStack } from "./harness";
 import { API_KEY } from "./records-helpers";
 

@@ -3,8 +3,9 @@
  * requests per second. Every resource must be created, none twice, and the rate limit's 429s must be
  * absorbed by the client's retries rather than surface as failures.
  */
+
+import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../sandbox";
 import { createTestStack, domainapi, type TestStack, typeToken } from "./harness";
 import { API_KEY, type DesiredRecord, sortRecords } from "./records-helpers";
 

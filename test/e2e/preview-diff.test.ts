@@ -5,8 +5,8 @@
  */
 
 import type { Deployment } from "@pulumi/pulumi/automation";
+import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../sandbox";
 import { type TestStack, typeToken } from "./harness";
 import { API_KEY, type DesiredRecord, programFor, recordsStack } from "./records-helpers";
 

@@ -4,8 +4,9 @@
  * a warning in a preview (previews of pull requests from forks run without secrets) and an error
  * at `up`. Shown with a DomainRestore, whose check() runs the settings check.
  */
+
+import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../sandbox";
 import { type ConfigInput, createTestStack, domainapi, type TestStack } from "./harness";
 import { API_KEY } from "./records-helpers";
 

@@ -2,8 +2,9 @@
  * Shared pieces of the DnsTemplateRecords end-to-end tests: a program over mutable desired records,
  * the stack against a sandbox, and the convergence check (sandbox == desired == state).
  */
+
+import type { Sandbox } from "domainapi-sandbox";
 import { expect } from "vitest";
-import type { Sandbox } from "../../sandbox";
 import { createTestStack, domainapi, type TestStack, typeToken } from "./harness";
 
 /** The API key every e2e sandbox uses; tests assert it never leaks. */

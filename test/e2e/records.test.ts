@@ -2,8 +2,9 @@
  * DnsTemplateRecords under the real engine, against the sandbox: request counts per change, ids
  * kept, partial failure and recovery, purge: false, the safety threshold, destroy, secrets.
  */
+
+import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../sandbox";
 import { type TestStack, typeToken } from "./harness";
 import {
   API_KEY,

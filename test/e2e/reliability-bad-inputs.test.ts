@@ -3,8 +3,9 @@
  * property path and the reason in the engine's output, and not one request reaches the API. (The
  * full catalogue of invalid inputs runs against the providers' `check` in test/unit/bad-inputs.)
  */
+
+import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../sandbox";
 import { createTestStack, domainapi, type TestStack } from "./harness";
 import { API_KEY } from "./records-helpers";
 

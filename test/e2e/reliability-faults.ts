@@ -6,8 +6,9 @@
  * fault that persists over both attempts of a request fails the operation (and the suites can check
  * that the next `pulumi up` finishes the job), while a single 429 with Retry-After is absorbed.
  */
+
+import type { FaultRule, Sandbox } from "domainapi-sandbox";
 import { expect } from "vitest";
-import type { FaultRule, Sandbox } from "../../sandbox";
 import { createTestStack, type TestStack } from "./harness";
 import { API_KEY } from "./records-helpers";
 

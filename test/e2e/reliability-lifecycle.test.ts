@@ -4,8 +4,9 @@
  * failure and one more `pulumi up`, the template holds exactly what the program declares (its
  * records after a create, nothing after a delete) and the state agrees, ids included.
  */
+
+import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../sandbox";
 import { type TestStack, typeToken } from "./harness";
 import { API_KEY, type DesiredRecord, expectConverged, mutating, programFor } from "./records-helpers";
 import {

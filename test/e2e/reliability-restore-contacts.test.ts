@@ -4,8 +4,9 @@
  * up`, the domain is restored exactly once and the state records the restore; the listing's outputs
  * equal the sandbox's contacts.
  */
+
+import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../sandbox";
 import { domainapi, type TestStack, typeToken } from "./harness";
 import { API_KEY } from "./records-helpers";
 import {

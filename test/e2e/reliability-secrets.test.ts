@@ -3,8 +3,9 @@
  * output with `--debug`, every error message (including an API error body that echoes the key, a
  * refused key, a malformed key) and the serialized providers.
  */
+
+import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../sandbox";
 import { createTestStack, domainapi, type TestStack } from "./harness";
 import { API_KEY } from "./records-helpers";
 

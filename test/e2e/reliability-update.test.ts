@@ -4,8 +4,9 @@
  * duplicated or lost) and the state holds exactly the template's records with their ids. A fault
  * that leaves the outcome of an add unknowable must say so and say what to do.
  */
+
+import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../sandbox";
 import type { TestStack } from "./harness";
 import { API_KEY, type DesiredRecord, expectConverged, mutating, programFor } from "./records-helpers";
 import {

@@ -5,8 +5,8 @@
  * template, contacts as secrets) and the one-run override of the safety threshold.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../sandbox";
 import { domainapi, requireFromWork, type TestStack } from "./harness";
 import { API_KEY, type DesiredRecord, mutating, recordsStack } from "./records-helpers";
 

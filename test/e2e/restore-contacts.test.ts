@@ -2,8 +2,9 @@
  * DomainRestore and getContacts under the real engine: a program that restores a domain and
  * exports the handle of a contact it looked up.
  */
+
+import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../sandbox";
 import { createTestStack, domainapi, type TestStack } from "./harness";
 import { API_KEY } from "./records-helpers";
 

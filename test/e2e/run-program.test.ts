@@ -6,8 +6,8 @@
 import { execFile } from "node:child_process";
 import * as path from "node:path";
 import { promisify } from "node:util";
+import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../sandbox";
 import { repoRoot } from "./harness";
 import { RUNNER } from "./program-runner";
 import { API_KEY } from "./records-helpers";

@@ -5,8 +5,9 @@
  * sandbox's, and nothing duplicated. Refresh verifies only when `DOMAINAPI_VERIFY_ON_REFRESH` is set
  * for the command; never during a preview's refresh through a stack setting.
  */
+
+import { type Sandbox, type SandboxRecord, startSandbox } from "domainapi-sandbox";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, type SandboxRecord, startSandbox } from "../../sandbox";
 import type { TestStack } from "./harness";
 import {
   API_KEY,

@@ -2,8 +2,9 @@
  * A long `up` against a rate-limited API says why it is quiet: each wait for a 429 or 503 is shown
  * by `pulumi up` (info, no --debug needed), with its length and the request it is for.
  */
+
+import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../sandbox";
 import { createTestStack, domainapi, type TestStack } from "./harness";
 import { API_KEY } from "./records-helpers";
 

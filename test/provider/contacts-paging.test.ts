@@ -7,17 +7,18 @@
  * Expected lists come from the sandbox's state or from a query within the cap, never from the
  * provider's code.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DomainApiClient } from "../../provider/client/api";
-import { ContactsListingError, getContacts } from "../../provider/contacts/getContacts";
-import type { GetContactsArgs } from "../../provider/contacts/query";
+
 import {
   type LoggedRequest,
   type Sandbox,
   type SandboxOptions,
   startSandbox,
   type WireContact,
-} from "../../sandbox";
+} from "domainapi-sandbox";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { DomainApiClient } from "../../provider/client/api";
+import { ContactsListingError, getContacts } from "../../provider/contacts/getContacts";
+import type { GetContactsArgs } from "../../provider/contacts/query";
 
 const API_KEY = "contacts-paging-key-41ab";
 const CAP = 20;

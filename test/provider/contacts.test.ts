@@ -6,12 +6,18 @@
  * (the sandbox's documented semantics: string search is case-insensitive and exact unless it holds
  * `%`; an absent field reads as empty; sorting is stable), never by calling the provider's code.
  */
+
+import {
+  type LoggedRequest,
+  type Sandbox,
+  SORT_FIELDS,
+  startSandbox,
+  type WireContact,
+} from "domainapi-sandbox";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DomainApiClient } from "../../provider/client/api";
 import { getContacts } from "../../provider/contacts/getContacts";
 import { type GetContactsArgs, InvalidArgumentError } from "../../provider/contacts/query";
-import { type LoggedRequest, type Sandbox, startSandbox, type WireContact } from "../../sandbox";
-import { SORT_FIELDS } from "../../sandbox/contactQuery";
 
 const API_KEY = "contacts-test-key-7c2d";
 

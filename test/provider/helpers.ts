@@ -3,8 +3,8 @@
  * does through `configure()`) with stack-config settings pointing at a sandbox.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import type { Sandbox } from "domainapi-sandbox";
 import { beforeAll } from "vitest";
-import type { Sandbox } from "../../sandbox";
 import { API_KEY as SANDBOX_KEY, useSandbox } from "../sandbox/helpers";
 
 /** The text tests use as the engine's serialized provider; partial states must carry it. */

@@ -2,9 +2,10 @@
  * The DnsTemplateRecords provider methods driven directly (as the engine's plugin would) against a
  * real sandbox: what each method sends, what the state says afterwards, and what survives a fault.
  */
+
+import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as records from "../../provider/records/provider";
-import { type Sandbox, startSandbox } from "../../sandbox";
 import { configureFor, failurePath, PROVIDER } from "./helpers";
 
 const API_KEY = "provider-test-key-5b1e";

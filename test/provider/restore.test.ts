@@ -3,11 +3,12 @@
  * sandbox: what check accepts, the one POST that create sends and what it answers, diff, and a
  * delete that sends nothing.
  */
+
+import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { DomainApiError, DomainNotInAccountError } from "../../provider/client/errors";
 import { domainRestoreProvider } from "../../provider/dynamic";
 import * as restore from "../../provider/restore/provider";
-import { type Sandbox, startSandbox } from "../../sandbox";
 import { configureFor, PROVIDER } from "./helpers";
 
 const API_KEY = "restore-test-key-3f9a";

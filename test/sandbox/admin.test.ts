@@ -1,5 +1,5 @@
+import { startSandbox } from "domainapi-sandbox";
 import { describe, expect, it } from "vitest";
-import { startSandbox } from "../../sandbox/index";
 import { API_KEY, call, errorOf, recordsPath, useSandbox } from "./helpers";
 
 const sandbox = useSandbox({ contacts: 3 });
@@ -217,6 +217,7 @@ describe("admin routes", () => {
         { record_id: ids[0], name: "@", type: "A", content: "192.0.2.1" },
         { record_id: ids[1], name: "www", type: "CNAME", content: "{domainname}." },
       ],
+      made: {},
     });
     const all = (await admin("GET", "/templates")).json as { templates: Record<string, unknown[]> };
     expect(Object.keys(all.templates)).toContain("shop");

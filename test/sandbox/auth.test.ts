@@ -1,5 +1,5 @@
+import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../sandbox/index";
 import { API_KEY, call, errorOf, recordsPath } from "./helpers";
 
 let sandbox: Sandbox;

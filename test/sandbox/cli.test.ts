@@ -3,10 +3,13 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
+import { PERSONALITY_KEYS } from "domainapi-sandbox";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = resolve(__dirname, "../..");
-const CLI = join(ROOT, "dist/sandbox/cli.js");
+/** The command as installed: the package's bin, which runs the built dist/cli.js. */
+const CLI = join(ROOT, "sandbox/bin/domainapi-sandbox.js");
+const BUILT = join(ROOT, "sandbox/dist/cli.js");
 const FIRST_LINE = /^domainapi-sandbox listening on (http:\/\/127\.0\.0\.1:\d+)$/;
 
 let workDir: string;
@@ -17,13 +20,14 @@ beforeAll(() => {
   // errors, so the check is that our output exists and is fresh, not tsc's exit status.
   const build = spawnSync(
     process.execPath,
-    [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.build.json"],
+    [require.resolve("typescript/bin/tsc"), "-p", "sandbox/tsconfig.json"],
     {
       cwd: ROOT,
       encoding: "utf8",
     },
   );
-  if (!existsSync(CLI)) throw new Error(`build did not produce ${CLI}:\n${build.stdout}\n${build.stderr}`);
+  if (!existsSync(BUILT))
+    throw new Error(`build did not produce ${BUILT}:\n${build.stdout}\n${build.stderr}`);
   expect(build.error).toBeUndefined();
   workDir = mkdtempSync(join(tmpdir(), "sandbox-cli-"));
 }, 180_000);
@@ -196,15 +200,14 @@ describe("domainapi-sandbox", () => {
     expect(result.status).toBe(0);
     expect(result.stdout).toContain("Usage: domainapi-sandbox --api-key KEY");
     expect(result.stdout).toContain("--rate-limit");
-    for (const flag of [
-      "--per-page-cap",
-      "--error-body",
-      "--numeric-ids",
-      "--retry-after",
-      "--patch-apply",
-    ]) {
-      expect(result.stdout).toContain(flag);
+    // Everything a user needs without the README: every personality's flag, the admin routes, an example.
+    for (const key of PERSONALITY_KEYS) {
+      const flag = key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+      expect(result.stdout).toMatch(new RegExp(`\\n  --(no-)?${flag}\\b`));
     }
+    expect(result.stdout).toContain("GET /__sandbox/personality");
+    expect(result.stdout).toContain("POST /__sandbox/faults");
+    expect(result.stdout).toMatch(/Example:\n {2}domainapi-sandbox --api-key /);
   });
 
   it("applies personality flags: --per-page-cap, --error-body and --numeric-ids", async () => {

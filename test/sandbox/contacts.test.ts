@@ -1,5 +1,5 @@
+import { type Sandbox, startSandbox, type WireContact } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox, type WireContact } from "../../sandbox/index";
 import { API_KEY, call, errorOf } from "./helpers";
 
 const FIXTURES: WireContact[] = [

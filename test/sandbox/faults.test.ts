@@ -1,5 +1,5 @@
+import { startSandbox } from "domainapi-sandbox";
 import { describe, expect, it } from "vitest";
-import { startSandbox } from "../../sandbox/index";
 import { API_KEY, call, errorOf, recordsPath, useSandbox } from "./helpers";
 
 const sandbox = useSandbox();

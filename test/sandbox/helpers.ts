@@ -1,8 +1,9 @@
 /**
  * Helpers for sandbox tests: real HTTP requests with Node's fetch against a started sandbox.
  */
+
+import { type Sandbox, type SandboxOptions, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { type Sandbox, type SandboxOptions, startSandbox } from "../../sandbox/index";
 
 /** The API key every test sandbox is started with. */
 export const API_KEY = "test-key-123";

@@ -2,9 +2,9 @@
  * Personalities: each option, on its own, gives the other answer the spec allows; checked with
  * plain fetch (or node:http where fetch hides the wire) against a started sandbox.
  */
+
+import { type Sandbox, type SandboxOptions, startSandbox } from "domainapi-sandbox";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseCommandLine, UsageError } from "../../sandbox/cli";
-import { type Sandbox, type SandboxOptions, startSandbox } from "../../sandbox/index";
 import { API_KEY, type Call, call, errorOf } from "./helpers";
 
 const started: Sandbox[] = [];
@@ -39,6 +39,7 @@ describe("validation of personality options", () => {
     ],
     [{ numericIds: 1 as unknown as boolean }, /numericIds: must be true or false/],
     [{ urlForwardCreatesRecords: "on" as unknown as boolean }, /urlForwardCreatesRecords/],
+    [{ idOrderSeed: -1 }, /idOrderSeed: must be an integer from 0 to 4294967295/],
     [{ retryAfter: "minutes" as "date" }, /retryAfter: must be one of seconds, date, fraction/],
     [{ cutBodies: -1 }, /cutBodies: must be an integer from 0/],
     [{ ignoreRange: null as unknown as boolean }, /ignoreRange/],
@@ -47,70 +48,6 @@ describe("validation of personality options", () => {
     [{ contactsGrowth: 1001 }, /contactsGrowth: must be an integer from 0 to 1000/],
   ])("startSandbox(%j) throws naming the option", async (options, message) => {
     await expect(startSandbox({ apiKey: API_KEY, ...options })).rejects.toThrow(message);
-  });
-
-  it("a bad flag is a usage error (exit 2) naming the flag", () => {
-    const parse =
-      (...argv: string[]) =>
-      () =>
-        parseCommandLine(["--api-key", "k", ...argv], {});
-    expect(parse("--per-page-cap", "0")).toThrow(UsageError);
-    expect(parse("--per-page-cap", "0")).toThrow(/--per-page-cap: must be an integer from 1/);
-    expect(parse("--per-page-cap", "many")).toThrow(/--per-page-cap: expected an integer/);
-    expect(parse("--null-strings=yes")).toThrow(UsageError);
-    expect(parse("--error-body", "xml")).toThrow(/--error-body: must be one of error, message/);
-    expect(parse("--retry-after", "minutes")).toThrow(
-      /--retry-after: must be one of seconds, date, fraction/,
-    );
-    expect(parse("--patch-apply", "partial")).toThrow(/--patch-apply: must be one of atomic, itemwise/);
-    expect(parse("--cut-bodies", "-1")).toThrow(/--cut-bodies/);
-    expect(parse("--keep-alive-idle-ms", "0")).toThrow(/--keep-alive-idle-ms: must be an integer from 1/);
-    expect(parse("--error-body")).toThrow(UsageError);
-  });
-
-  it("flags become options", () => {
-    const command = parseCommandLine(
-      [
-        ...["--api-key", "k", "--per-page-cap", "25", "--null-strings", "--error-body", "problem"],
-        ...[
-          "--numeric-ids",
-          "--url-forward-creates-records",
-          "--retry-after",
-          "fraction",
-          "--cut-bodies",
-          "3",
-        ],
-        ...[
-          "--ignore-range",
-          "--keep-alive-idle-ms",
-          "250",
-          "--patch-apply",
-          "itemwise",
-          "--contacts-growth",
-          "2",
-        ],
-      ],
-      {},
-    );
-    expect(command).toEqual({
-      help: false,
-      keyFromEnv: false,
-      options: {
-        apiKey: "k",
-        port: 8080,
-        perPageCap: 25,
-        nullStrings: true,
-        errorBody: "problem",
-        numericIds: true,
-        urlForwardCreatesRecords: true,
-        retryAfter: "fraction",
-        cutBodies: 3,
-        ignoreRange: true,
-        keepAliveIdleMs: 250,
-        patchApply: "itemwise",
-        contactsGrowth: 2,
-      },
-    });
   });
 
   it("GET /__sandbox/personality says what the sandbox runs with", async () => {
@@ -131,7 +68,8 @@ describe("validation of personality options", () => {
       nullStrings: false,
       errorBody: "error",
       numericIds: false,
-      urlForwardCreatesRecords: false,
+      urlForwardCreatesRecords: true,
+      idOrderSeed: 1,
       retryAfter: "seconds",
       cutBodies: 0,
       ignoreRange: false,
@@ -417,40 +355,127 @@ describe("numericIds", () => {
   });
 });
 
-describe("urlForwardCreatesRecords", () => {
+describe("URL forwards: by default as the spec says; urlForwardCreatesRecords off, one record", () => {
+  const URL = "https://example.org/";
+  const idsOf = (result: Call): string[] => (result.json as { record_id: string[] }).record_id;
+
   it.each(["URLFWD", "URLFWD301", "URLCLO"])(
-    "a %s add also creates an A and an AAAA at its name, and names all three ids",
+    "a %s add also creates an A and an AAAA at its name, and the answer names all three ids",
     async (type) => {
-      const sandbox = await start({ contacts: 0, urlForwardCreatesRecords: true });
-      const result = await patch(sandbox, { add: [{ name: "go", type, content: "https://example.org/" }] });
+      const sandbox = await start({ contacts: 0 });
+      const result = await patch(sandbox, { add: [{ name: "go", type, content: URL }] });
       expect(result.status).toBe(200);
-      const ids = (result.json as { record_id: string[] }).record_id;
-      expect(ids).toHaveLength(3);
-      expect(sandbox.templateRecords("web")).toEqual([
-        { record_id: ids[0], name: "go", type, content: "https://example.org/" },
-        { record_id: ids[1], name: "go", type: "A", content: "192.0.2.80" },
-        { record_id: ids[2], name: "go", type: "AAAA", content: "2001:db8::80" },
+      const stored = sandbox.templateRecords("web") ?? [];
+      expect(stored.map(({ name, type, content }) => ({ name, type, content }))).toEqual([
+        { name: "go", type, content: URL },
+        { name: "go", type: "A", content: "192.0.2.80" },
+        { name: "go", type: "AAAA", content: "2001:db8::80" },
       ]);
+      expect([...idsOf(result)].sort()).toEqual(stored.map((r) => r.record_id).sort());
+      const [forward, a, aaaa] = stored.map((r) => r.record_id);
+      expect(sandbox.madeRecords("web")).toEqual({ [forward!]: [a, aaaa] });
     },
   );
 
-  it("a PUT answers more ids than records; other types are untouched", async () => {
-    const sandbox = await start({ contacts: 0, urlForwardCreatesRecords: true });
+  it("names the three ids in an order not shown: not always the forward first, the same for the same seed", async () => {
+    const positions = async (idOrderSeed?: number): Promise<number[]> => {
+      const sandbox = await start({
+        contacts: 0,
+        ...(idOrderSeed === undefined ? {} : { idOrderSeed }),
+      });
+      const found: number[] = [];
+      for (let i = 0; i < 12; i += 1) {
+        const ids = idsOf(await patch(sandbox, { add: [{ name: `go${i}`, type: "URLFWD", content: URL }] }));
+        const forward = sandbox
+          .templateRecords("web")
+          ?.find((r) => r.name === `go${i}` && r.type === "URLFWD");
+        found.push(ids.indexOf(forward!.record_id));
+      }
+      return found;
+    };
+    const first = await positions();
+    expect(new Set(first).size, `forward at ${first}`).toBe(3);
+    expect(await positions()).toEqual(first);
+    expect(await positions(1)).toEqual(first);
+    expect(await positions(7)).not.toEqual(first);
+  });
+
+  it("a PUT answers one id per submitted record (the forward's own); the records made for it exist all the same", async () => {
+    const sandbox = await start({ contacts: 0 });
     const result = await put(sandbox, [
       { name: "@", type: "TXT", content: "hello" },
-      { name: "@", type: "URLFWD301", content: "https://example.org/" },
+      { name: "@", type: "URLFWD301", content: URL },
     ]);
-    const ids = (result.json as { record_id: string[] }).record_id;
-    expect(ids).toHaveLength(4);
-    expect(sandbox.templateRecords("web")?.map((r) => r.type)).toEqual(["TXT", "URLFWD301", "A", "AAAA"]);
-    const plain = await start({ contacts: 0 });
+    const stored = sandbox.templateRecords("web") ?? [];
+    expect(stored.map((r) => r.type)).toEqual(["TXT", "URLFWD301", "A", "AAAA"]);
+    expect(idsOf(result)).toEqual([stored[0]!.record_id, stored[1]!.record_id]);
+    expect(sandbox.madeRecords("web")).toEqual({
+      [stored[1]!.record_id]: [stored[2]!.record_id, stored[3]!.record_id],
+    });
+    // A second PUT replaces them all, the made records included.
+    await put(sandbox, [{ name: "@", type: "TXT", content: "bye" }]);
+    expect(sandbox.templateRecords("web")?.map((r) => r.type)).toEqual(["TXT"]);
+    expect(sandbox.madeRecords("web")).toEqual({});
+  });
+
+  it("deleting the forward deletes the records made for it; a later del of one of them is a 404", async () => {
+    const sandbox = await start({ contacts: 0 });
+    await patch(sandbox, { add: [{ name: "go", type: "URLFWD", content: URL }] });
+    const [forward, a] = (sandbox.templateRecords("web") ?? []).map((r) => r.record_id);
+    expect((await patch(sandbox, { del: [{ record_id: forward! }] })).status).toBe(204);
+    expect(sandbox.templateRecords("web")).toEqual([]);
+    const again = await patch(sandbox, { del: [{ record_id: a! }] });
+    expect(again.status).toBe(404);
+    expect(errorOf(again).message).toContain(`no record ${a}`);
+  });
+
+  it("the forward and its records deleted in one request: 204, all gone", async () => {
+    const sandbox = await start({ contacts: 0 });
+    const ids = idsOf(await patch(sandbox, { add: [{ name: "go", type: "URLCLO", content: URL }] }));
+    expect((await patch(sandbox, { del: ids.map((record_id) => ({ record_id })) })).status).toBe(204);
+    expect(sandbox.templateRecords("web")).toEqual([]);
+  });
+
+  it("a made record can be deleted or updated on its own; the forward's URL changes without touching them", async () => {
+    const sandbox = await start({ contacts: 0 });
+    await patch(sandbox, { add: [{ name: "go", type: "URLFWD", content: URL }] });
+    const [forward, a, aaaa] = (sandbox.templateRecords("web") ?? []).map((r) => r.record_id);
+    expect((await patch(sandbox, { del: [{ record_id: a! }] })).status).toBe(204);
     expect(
       (
-        (await put(plain, [{ name: "@", type: "URLFWD", content: "https://example.org/" }])).json as {
-          record_id: string[];
-        }
-      ).record_id,
-    ).toHaveLength(1);
+        await patch(sandbox, {
+          update: [{ record_id: forward!, name: "go", content: "https://example.net/" }],
+        })
+      ).status,
+    ).toBe(204);
+    expect(sandbox.templateRecords("web")?.map((r) => `${r.record_id} ${r.type} ${r.content}`)).toEqual([
+      `${forward} URLFWD https://example.net/`,
+      `${aaaa} AAAA 2001:db8::80`,
+    ]);
+    expect(sandbox.madeRecords("web")).toEqual({ [forward!]: [aaaa] });
+    // The admin view says which records the service made, by forward.
+    const view = await call(sandbox, "GET", "/__sandbox/templates/web");
+    expect(view.json).toMatchObject({ template_id: "web", made: { [forward!]: [aaaa] } });
+  });
+
+  it("drift (admin) removes exactly the one record, even a forward; seeding a forward makes nothing", async () => {
+    const sandbox = await start({ contacts: 0 });
+    await patch(sandbox, { add: [{ name: "go", type: "URLFWD", content: URL }] });
+    const [forward] = (sandbox.templateRecords("web") ?? []).map((r) => r.record_id);
+    expect(sandbox.deleteRecord("web", forward!)).toBe(true);
+    expect(sandbox.templateRecords("web")?.map((r) => r.type)).toEqual(["A", "AAAA"]);
+    expect(sandbox.madeRecords("web")).toEqual({});
+    sandbox.seedTemplate("mail", [{ name: "go", type: "URLFWD", content: URL }]);
+    expect(sandbox.templateRecords("mail")?.map((r) => r.type)).toEqual(["URLFWD"]);
+  });
+
+  it("off: a forward is one record, and its add is answered with its one id", async () => {
+    const sandbox = await start({ contacts: 0, urlForwardCreatesRecords: false });
+    const added = await patch(sandbox, { add: [{ name: "go", type: "URLFWD", content: URL }] });
+    expect(idsOf(added)).toEqual((sandbox.templateRecords("web") ?? []).map((r) => r.record_id));
+    expect(idsOf(added)).toHaveLength(1);
+    expect(idsOf(await put(sandbox, [{ name: "@", type: "URLFWD", content: URL }]))).toHaveLength(1);
+    expect(sandbox.templateRecords("web")?.map((r) => r.type)).toEqual(["URLFWD"]);
   });
 });
 

@@ -1,5 +1,5 @@
+import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterEach, describe, expect, it } from "vitest";
-import { type Sandbox, startSandbox } from "../../sandbox/index";
 import { API_KEY, call, errorOf } from "./helpers";
 
 const started: Sandbox[] = [];

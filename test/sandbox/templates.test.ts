@@ -84,7 +84,12 @@ describe("PUT /v2/dns/templates/{template_id}/records", () => {
     ];
     const response = await put("web", { records });
     expect(response.status, response.text).toBe(200);
-    expect(sandbox.templateRecords("web")!.map((r) => r.type)).toEqual(records.map((r) => r.type));
+    // One id per submitted record; each URL forward also brought its A and AAAA, right after it.
+    expect((response.json as { record_id: string[] }).record_id).toHaveLength(records.length);
+    const forward = new Set(["URLFWD", "URLFWD301", "URLCLO"]);
+    expect(sandbox.templateRecords("web")!.map((r) => r.type)).toEqual(
+      records.flatMap((r) => (forward.has(r.type) ? [r.type, "A", "AAAA"] : [r.type])),
+    );
   });
 
   it("tolerates type as a one-element array and stores it as a string", async () => {

@@ -5,6 +5,7 @@
  * configured against a live sandbox so that a request, were one made, would be seen.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DomainApiClient } from "../../provider/client/api";
 import { ConfigError } from "../../provider/client/errors";
@@ -12,7 +13,6 @@ import { resolveConfig } from "../../provider/config";
 import { getContacts } from "../../provider/contacts/getContacts";
 import { InvalidArgumentError } from "../../provider/contacts/query";
 import * as impl from "../../provider/impl";
-import { type Sandbox, startSandbox } from "../../sandbox";
 
 const API_KEY = "bad-inputs-key-91c4";
 

@@ -94,7 +94,7 @@ function typeCheck(sources: ReadonlyMap<string, string>): Map<string, string[]> 
     // The package's types by its name, from the sources its declarations are built from.
     paths: {
       "pulumi-domainapi": [path.join(repoRoot, "provider", "index.ts")],
-      "pulumi-domainapi/sandbox": [path.join(repoRoot, "sandbox", "index.ts")],
+      "domainapi-sandbox": [path.join(repoRoot, "sandbox", "src", "index.ts")],
     },
   };
   const host = ts.createCompilerHost(options);

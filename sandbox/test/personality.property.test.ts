@@ -4,11 +4,11 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { generateContacts } from "../../sandbox/contactGenerator";
-import { listContacts } from "../../sandbox/contacts";
-import { shapeError } from "../../sandbox/errorBodies";
-import { applyRange, encodeReply } from "../../sandbox/http";
-import { ERROR_SHAPES, formatRetryAfter } from "../../sandbox/personality";
+import { generateContacts } from "../src/contactGenerator";
+import { listContacts } from "../src/contacts";
+import { shapeError } from "../src/errorBodies";
+import { applyRange, encodeReply } from "../src/http";
+import { ERROR_SHAPES, formatRetryAfter } from "../src/personality";
 
 describe("applyRange", () => {
   const payloads = fc.string({ minLength: 1, maxLength: 300 }).map((text) => ({ text }));

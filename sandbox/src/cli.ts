@@ -4,89 +4,145 @@
  *
  * The first line on stdout is always `domainapi-sandbox listening on <url>` (scripts and tests
  * parse it); a short hint on pointing the provider at it follows. Bad flags exit with status 2.
+ * The installed command is bin/domainapi-sandbox.js, which calls {@link main}.
  *
  * @example
  * npx domainapi-sandbox --port 8080 --api-key test-key --contacts 1000
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { ADMIN_ROUTES } from "./admin";
 import { MAX_GENERATED_CONTACTS } from "./contactGenerator";
-import { parseSeed, type SandboxOptions, startSandbox } from "./index";
-import { type PersonalityOptions, resolvePersonality } from "./personality";
+import { DEFAULT_SEED, parseSeed, type SandboxOptions, startSandbox } from "./index";
+import {
+  type OptionKind,
+  PERSONALITY_KEYS,
+  PERSONALITY_OPTIONS,
+  type PersonalityKey,
+  type PersonalityOptions,
+  resolvePersonality,
+} from "./personality";
 
 /** Port the command listens on when --port is not given. */
 export const DEFAULT_CLI_PORT = 8080;
 
-/** Usage text printed by --help. */
+/** Column where the descriptions of `--help` start, and the width they wrap at. */
+const HELP_COLUMN = 28;
+const HELP_WIDTH = 100;
+
+/** One line of `--help`: the flag, then its description wrapped under the description column. */
+function helpLine(flag: string, text: string): string {
+  const words = text.split(" ");
+  const lines: string[] = [];
+  let line = "";
+  for (const word of words) {
+    if (line !== "" && HELP_COLUMN + line.length + 1 + word.length > HELP_WIDTH) {
+      lines.push(line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  lines.push(line);
+  const head = `  ${flag}`;
+  const first = head.length < HELP_COLUMN ? head.padEnd(HELP_COLUMN) : `${head}\n${" ".repeat(HELP_COLUMN)}`;
+  return first + lines.join(`\n${" ".repeat(HELP_COLUMN)}`);
+}
+
+/** `perPageCap` -> `per-page-cap`. */
+function kebab(key: string): string {
+  return key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+}
+
+/** A personality flag: its option, how its value is read, and the value a boolean flag sets. */
+interface PersonalityFlag {
+  option: PersonalityKey;
+  kind: OptionKind;
+  /** What the flag sets a boolean option to: `--no-x` turns off an option that is on by default. */
+  sets: boolean;
+}
+
+/** The personality flags, by flag name, derived from the options; values are checked by their schema. */
+const PERSONALITY_FLAGS: Record<string, PersonalityFlag> = Object.fromEntries(
+  PERSONALITY_KEYS.map((option) => {
+    const { kind, schema } = PERSONALITY_OPTIONS[option];
+    const onByDefault = kind === "boolean" && schema.parse(undefined) === true;
+    return [onByDefault ? `no-${kebab(option)}` : kebab(option), { option, kind, sets: !onByDefault }];
+  }),
+);
+
+function personalityHelp(): string {
+  return Object.entries(PERSONALITY_FLAGS)
+    .map(([name, { option }]) => {
+      const { value, help } = PERSONALITY_OPTIONS[option];
+      return helpLine(`--${name}${value === undefined ? "" : ` ${value}`}`, help);
+    })
+    .join("\n");
+}
+
+/** Usage text printed by --help: everything a user needs without the README. */
 export const USAGE = `Usage: domainapi-sandbox --api-key KEY [options]
 
-Runs the embedded Domain API on loopback until stopped (Ctrl-C / SIGTERM).
+Runs an offline Domain Management API on loopback until stopped (Ctrl-C / SIGTERM): every
+endpoint of the spec (PUT/PATCH /v2/dns/templates/{template_id}/records, GET /v2/contacts,
+POST /v2/domains/{domain}/restore), strict and stateful, with bearer auth. The first line it
+prints is "domainapi-sandbox listening on <url>". Bad flags exit with status 2.
 
 Options:
-  --api-key KEY             API key the sandbox accepts (or env DOMAINAPI_API_KEY)
-  --port N                  port to listen on (default ${DEFAULT_CLI_PORT}; 0 picks a free port)
-  --host HOST               interface to listen on (default 127.0.0.1)
-  --seed FILE               JSON seed: {"templates": {...}, "domains": {...}, "contacts": [...]}
-  --contacts N              number of generated contacts, 0-${MAX_GENERATED_CONTACTS} (default 120)
-  --contact-seed N          seed of the contact generator (default 1)
-  --latency-ms N            delay added to every /v2 request (default 0)
-  --pagination-field NAME   page (default, as the spec's samples) or current_page
-  --connections-as-string   serve contact connections as numeric strings
-  --rate-limit N            allow N requests per second (burst N); 429 with Retry-After beyond
-  --help                    print this text
+${[
+  ["--api-key KEY", "API key the sandbox accepts as Authorization: Bearer KEY (or env DOMAINAPI_API_KEY)"],
+  ["--port N", `port to listen on (default ${DEFAULT_CLI_PORT}; 0 picks a free port)`],
+  ["--host HOST", "interface to listen on (default 127.0.0.1)"],
+  [
+    "--seed FILE",
+    'JSON seed replacing the default one: {"templates": {"id": [records]}, "domains": {"name": ' +
+      '"quarantined"|"active"}, "contacts": [...]}',
+  ],
+  ["--contacts N", `number of generated contacts, 0-${MAX_GENERATED_CONTACTS} (default 120)`],
+  ["--contact-seed N", "seed of the contact generator (default 1): same seed, same contacts"],
+  ["--latency-ms N", "delay added to every /v2 request (default 0)"],
+  ["--pagination-field NAME", "page (default, as the spec's samples) or current_page"],
+  ["--connections-as-string", "serve contact connections as numeric strings"],
+  ["--rate-limit N", "allow N requests per second (burst N); beyond, 429 with Retry-After"],
+  ["-h, --help", "print this text"],
+]
+  .map(([name, text]) => helpLine(name!, text!))
+  .join("\n")}
 
-Personalities (answers the spec leaves open; see sandbox/README.md):
-  --per-page-cap N          serve per_page above N as N (default: above 100 is a 400)
-  --null-strings            serve empty or absent contact string fields as null
-  --error-body SHAPE        error bodies as error (default) {"error":{code,message}}, message
-                            {"message"}, errors {"errors":[{"message"}]}, problem (RFC 7807),
-                            html (a proxy's page) or empty
-  --numeric-ids             record ids as numbers in PUT and PATCH answers
-  --url-forward-creates-records
-                            a URLFWD/URLFWD301/URLCLO record brings an A and an AAAA record;
-                            the answer names all three ids
-  --retry-after FORM        Retry-After as seconds (default), date (HTTP date) or fraction (1.5)
-  --cut-bodies N            cut the body of the first N answers mid-stream
-  --ignore-range            answer a Range header with the whole body (default: 206 or 416)
-  --keep-alive-idle-ms N    close idle keep-alive connections after N ms
-  --patch-apply MODE        atomic (default) or itemwise: valid items applied before a 404
-  --contacts-growth N       append N new contacts after each contacts list answered
+Default seed: empty templates ${Object.keys(DEFAULT_SEED.templates ?? {}).join(", ")};
+domains ${Object.entries(DEFAULT_SEED.domains ?? {})
+  .map(([name, status]) => `${name} (${status})`)
+  .join(", ")};
+120 generated contacts.
 
-Admin routes (no auth): GET /__sandbox/ lists them.`;
+Personalities (other answers the spec allows where it says "not shown"; each independent):
+${personalityHelp()}
+
+Admin routes (no auth, never logged, never faulted; JSON in and out; GET /__sandbox/ lists them):
+${ADMIN_ROUTES.map((route) => `  ${route}`).join("\n")}
+  Seed a template: PUT /__sandbox/templates/:id {"records": [...]}; drift: DELETE one record.
+  Faults: POST /__sandbox/faults {"method","path" (regex),"nth"|"every"|"times", and one effect:
+  "respond":{status,retryAfter?,body?}, "respondAfterApply", "drop":"before"|"after", "cut":true,
+  "latencyMs"}. Rate limit: PUT /__sandbox/rate-limit {"perSecond","burst"} or {} (off).
+
+Example:
+  domainapi-sandbox --api-key test-key --port 8080 --per-page-cap 25 --error-body problem
+  DOMAINAPI_BASE_URL=http://127.0.0.1:8080 DOMAINAPI_API_KEY=test-key pulumi up
+  curl -H 'Authorization: Bearer test-key' 'http://127.0.0.1:8080/v2/contacts?country=NL&per_page=3'
+
+In a program's tests: import { startSandbox } from "domainapi-sandbox" (see README.md in this
+package for the options, the admin routes and every personality in full).`;
 
 /** A command-line mistake: printed with a hint to --help, exit status 2. */
 export class UsageError extends Error {
   override name = "UsageError";
 }
 
-/** A personality flag: its option and how its value is read (boolean flags take none). */
-interface PersonalityFlag {
-  option: keyof PersonalityOptions;
-  kind: "boolean" | "integer" | "word";
-}
-
-/** The personality flags, by flag name; values are checked by the personality schema. */
-const PERSONALITY_FLAGS: Record<string, PersonalityFlag> = {
-  "per-page-cap": { option: "perPageCap", kind: "integer" },
-  "null-strings": { option: "nullStrings", kind: "boolean" },
-  "error-body": { option: "errorBody", kind: "word" },
-  "numeric-ids": { option: "numericIds", kind: "boolean" },
-  "url-forward-creates-records": { option: "urlForwardCreatesRecords", kind: "boolean" },
-  "retry-after": { option: "retryAfter", kind: "word" },
-  "cut-bodies": { option: "cutBodies", kind: "integer" },
-  "ignore-range": { option: "ignoreRange", kind: "boolean" },
-  "keep-alive-idle-ms": { option: "keepAliveIdleMs", kind: "integer" },
-  "patch-apply": { option: "patchApply", kind: "word" },
-  "contacts-growth": { option: "contactsGrowth", kind: "integer" },
-};
-
 /** Reads the personality flags into options; a bad value is a UsageError naming the flag. */
 function personalityOptions(values: Record<string, string | boolean | undefined>): PersonalityOptions {
   const options: Record<string, unknown> = {};
-  for (const [name, { option, kind }] of Object.entries(PERSONALITY_FLAGS)) {
+  for (const [name, { option, kind, sets }] of Object.entries(PERSONALITY_FLAGS)) {
     const value = values[name];
     if (value === undefined) continue;
-    if (kind === "boolean") options[option] = value === true;
+    if (kind === "boolean") options[option] = value === true ? sets : !sets;
     else if (kind === "integer") {
       if (typeof value !== "string" || !/^\d+$/.test(value)) {
         throw new UsageError(`--${name}: expected an integer, got "${String(value)}"`);

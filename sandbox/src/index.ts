@@ -1,6 +1,6 @@
 /**
  * The embedded Domain API: a real HTTP server that implements the whole spec on loopback, strict
- * and stateful, for tests, examples and offline development. It shares no code with provider/ on
+ * and stateful, for tests, examples and offline development. It is its own package and shares no code with the provider on
  * purpose: it implements the spec on its own terms, so it catches the client's mistakes instead
  * of sharing them.
  *
@@ -21,7 +21,7 @@ import { startServer } from "./server";
 import type { SandboxRecord } from "./templates";
 
 export { MAX_GENERATED_CONTACTS } from "./contactGenerator";
-export { MAX_PER_PAGE } from "./contactQuery";
+export { MAX_PER_PAGE, SORT_FIELDS } from "./contactQuery";
 export { CONTACT_STATUSES, type ContactStatus, type WireContact, WireContactSchema } from "./contactSchema";
 export type { LoggedRequest } from "./core";
 export type { DomainStatus } from "./domains";
@@ -33,7 +33,9 @@ export {
   formatRetryAfter,
   PATCH_MODES,
   type PatchMode,
+  PERSONALITY_KEYS,
   type Personality,
+  type PersonalityKey,
   type PersonalityOptions,
   PersonalitySchema,
   RETRY_AFTER_FORMS,
@@ -41,7 +43,7 @@ export {
 } from "./personality";
 export type { RateLimit } from "./rateLimit";
 export { DEFAULT_SEED, parseSeed, type SandboxSeed, type SandboxState, type SeedRecord } from "./seed";
-export type { SandboxRecord } from "./templates";
+export { FORWARD_SERVER, type SandboxRecord } from "./templates";
 export { RECORD_TYPES, type RecordType } from "./validation";
 
 /**
@@ -85,6 +87,11 @@ export interface Sandbox {
   close(): Promise<void>;
   /** A copy of a template's records, or undefined when the template does not exist. */
   templateRecords(templateId: string): SandboxRecord[] | undefined;
+  /**
+   * The ids of the A and AAAA records the service made for each URL forward of a template that
+   * are still there, by the forward's id; undefined when the template does not exist.
+   */
+  madeRecords(templateId: string): Record<string, string[]> | undefined;
   /** Creates or replaces a template with `records` (default none); returns their new ids in order. */
   seedTemplate(templateId: string, records?: SeedRecord[]): string[];
   /** Removes a template; false when it did not exist. */
@@ -163,6 +170,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     personality,
     close: () => server.close(),
     templateRecords: (templateId) => core.templateRecords(templateId),
+    madeRecords: (templateId) => core.templates.madeRecords(templateId),
     seedTemplate: (templateId, records) => core.seedTemplate(templateId, records),
     deleteTemplate: (templateId) => core.templates.delete(templateId),
     deleteRecord: (templateId, recordId) => core.templates.deleteRecord(templateId, recordId),

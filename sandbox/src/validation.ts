@@ -5,7 +5,7 @@
  * on a record type that does not take it is a 400 whose message names the field by its path, e.g.
  * `add[1].priority: required for MX records`.
  *
- * Nothing here imports from provider/: the sandbox implements the spec on its own terms.
+ * The sandbox implements the spec on its own terms (it is its own package: nothing of the provider).
  */
 import { isIPv4, isIPv6 } from "node:net";
 import { type ZodError, z } from "zod";

@@ -53,7 +53,8 @@ function routes(core: SandboxCore): Array<[RegExp, Handlers]> {
         GET: ([id]) => {
           const records = core.templateRecords(id!);
           if (records === undefined) throw notFound(`template ${id} does not exist`);
-          return json(200, { template_id: id, records });
+          // `made`: the records the service made for each URL forward, by the forward's id.
+          return json(200, { template_id: id, records, made: core.templates.madeRecords(id!) ?? {} });
         },
         PUT: ([id], body) => {
           const { records } = parseOrThrow(SeedTemplateBodySchema, body());

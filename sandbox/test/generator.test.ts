@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatDatetime, generateContacts, mulberry32 } from "../../sandbox/contactGenerator";
-import { searchMatcher } from "../../sandbox/contactQuery";
-import { WireContactSchema } from "../../sandbox/contactSchema";
-import { formatRetryAfter } from "../../sandbox/personality";
-import { TokenBucket } from "../../sandbox/rateLimit";
+import { formatDatetime, generateContacts, mulberry32 } from "../src/contactGenerator";
+import { searchMatcher } from "../src/contactQuery";
+import { WireContactSchema } from "../src/contactSchema";
+import { formatRetryAfter } from "../src/personality";
+import { TokenBucket } from "../src/rateLimit";
 
 describe("formatDatetime", () => {
   it("agrees with Date#toISOString (whole seconds) for every instant from 1970 to 2200", () => {
