@@ -20,6 +20,7 @@ import {
   PutRecordsBodySchema,
   type RecordIdsResponse,
   RecordIdsResponseSchema,
+  URL_FORWARD_TYPES,
   type WireRecord,
 } from "./wire";
 
@@ -79,10 +80,10 @@ export class DomainApiClient {
    * never resent once it may have reached the API: a second copy would add the records twice.
    *
    * @throws RequestBodyError when the body does not fit the wire schema or is empty (nothing is sent)
-   * @throws DomainApiError of kind `response` when the answer's ids cannot be matched one-to-one to
-   *   the adds (more or fewer ids than adds, as when the service names the A and AAAA records it
-   *   creates for a URL forward): its `outcome` is then `unknown`, since which record got which id,
-   *   and what else was created, cannot be told
+   * @throws DomainApiError of kind `response` when the answer's ids cannot be matched to the adds
+   *   (more or fewer ids than adds; a URL forward added alone may name up to three, its own and those
+   *   of the A and AAAA records made for it): its `outcome` is then `unknown`, since which record got
+   *   which id, and what else was created, cannot be told
    */
   async patchRecords(templateId: string, body: PatchRecordsBody): Promise<string[]> {
     const parsed = PatchRecordsBodySchema.safeParse(body);
@@ -108,7 +109,10 @@ export class DomainApiClient {
       ...(adds > 0 ? { unreadableOutcome: "unknown" as const } : {}),
     });
     if (answer.body === undefined && adds === 0) return [];
-    return this.#ids("PATCH", path, answer, adds);
+    // A URL forward added alone may be answered with the ids of the A and AAAA records the service
+    // made for it too (the spec: "an A record and an AAAA record are created for that host name").
+    const forwardAlone = adds === 1 && URL_FORWARD_TYPES.has(changes.add?.[0]?.type ?? "");
+    return this.#ids("PATCH", path, answer, adds, forwardAlone ? 3 : adds);
   }
 
   /**
@@ -158,6 +162,7 @@ export class DomainApiClient {
     path: string,
     answer: TransportResponse<RecordIdsResponse>,
     expected: number,
+    atMost: number = expected,
   ): string[] {
     const ids = answer.body?.record_id;
     if (ids === undefined) {
@@ -168,7 +173,7 @@ export class DomainApiClient {
         `record_id: expected ${expected} record id(s), got ${answer.status === 204 ? "no body (204)" : "none"}`,
       );
     }
-    if (ids.length !== expected && method === "PATCH") {
+    if ((ids.length < expected || ids.length > atMost) && method === "PATCH") {
       // The PUT's answer replaces every record, so a wrong count there fails loudly (the records
       // are applied, and the next PUT rewrites them). A PATCH's adds join records we keep: an id we
       // cannot attribute would leave a record we do not track, or one we think we hold but do not.
@@ -188,7 +193,7 @@ export class DomainApiClient {
         },
       );
     }
-    if (ids.length !== expected) {
+    if (ids.length !== expected && method === "PUT") {
       throw this.#responseError(
         method,
         path,

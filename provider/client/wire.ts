@@ -28,6 +28,16 @@ export const RECORD_TYPES = [
   "URLCLO",
 ] as const;
 
+/**
+ * The URL forward types: for each, the spec says, the service creates an A and an AAAA record at
+ * its name, and the answer to its add may name their ids too.
+ */
+export const URL_FORWARD_TYPES: ReadonlySet<string> = new Set<(typeof RECORD_TYPES)[number]>([
+  "URLFWD",
+  "URLFWD301",
+  "URLCLO",
+]);
+
 /** A DNS template record type, e.g. `"MX"`. Sent as a single string, never as an array. */
 const RecordTypeSchema = z.enum(RECORD_TYPES);
 /** A DNS template record type, e.g. `"MX"`. */

@@ -16,6 +16,7 @@ import {
   applyPut,
   type Correction,
   type HeldRecord,
+  idsOf,
   type KeyedRecord,
   namesRecordIds,
   type PlannedRequest,
@@ -49,7 +50,7 @@ function idNote(c: Correction, held: readonly HeldRecord[]): string {
   switch (c.kind) {
     case "create": {
       const made = held.find((r) => r.key === c.record.key);
-      return made ? ` (id ${made.recordId})` : "";
+      return made ? ` (id ${idsOf(made).join(", ")})` : "";
     }
     case "update":
       return ` (id ${c.from.recordId} kept)`;

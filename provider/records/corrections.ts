@@ -12,6 +12,7 @@ import {
   canonicalOrder,
   describeRecord,
   NUMBER_FIELDS,
+  RECORD_MODEL,
   type RecordSpec,
   type StateRecord,
   toUpdateItem,
@@ -26,6 +27,18 @@ export interface KeyedRecord extends RecordSpec {
 /** A record the resource holds: its values, the id the service gave it, and its key. */
 export interface HeldRecord extends StateRecord {
   key: string;
+  /**
+   * A URL forward whose add was answered with several ids (its own, and those of the A and AAAA
+   * records the service made for it, in an order not shown): the ids besides `recordId` (the
+   * smallest). Which one is the forward's own is not known, so the forward is never updated in
+   * place or re-stated; it is deleted with all of them.
+   */
+  madeIds?: string[];
+}
+
+/** Every id a held record owns: its own, and for a URL forward those of the records made for it. */
+export function idsOf(r: HeldRecord): string[] {
+  return [r.recordId, ...(r.madeIds ?? [])];
 }
 
 /**
@@ -35,7 +48,7 @@ export interface HeldRecord extends StateRecord {
 export type Correction =
   | { kind: "create"; record: KeyedRecord; message: string; add: WireRecord }
   | { kind: "update"; from: HeldRecord; to: KeyedRecord; message: string; update: UpdateItem }
-  | { kind: "delete"; record: HeldRecord; message: string; del: DelItem }
+  | { kind: "delete"; record: HeldRecord; message: string; del: DelItem[] }
   | { kind: "verify"; from: HeldRecord; to: KeyedRecord; message: string; update: UpdateItem };
 
 /** A correction that names a held record by its id (everything but a create). */
@@ -82,13 +95,13 @@ export function updateCorrection(from: HeldRecord, to: KeyedRecord): Correction 
   };
 }
 
-/** A correction that removes held record `record`. */
+/** A correction that removes held record `record` (a URL forward with every id it owns). */
 export function deleteCorrection(record: HeldRecord): Correction {
   return {
     kind: "delete",
     record,
     message: `- DELETE ${describeRecord(record)}`,
-    del: { record_id: record.recordId },
+    del: idsOf(record).map((id) => ({ record_id: id })),
   };
 }
 
@@ -121,7 +134,7 @@ export function requestOf(corrections: readonly Correction[]): PlannedPatch {
   const del: DelItem[] = [];
   for (const c of corrections) {
     if (c.kind === "create") add.push(c.add);
-    else if (c.kind === "delete") del.push(c.del);
+    else if (c.kind === "delete") del.push(...c.del);
     else update.push(c.update);
   }
   const body: PatchRecordsBody = {};
@@ -155,7 +168,9 @@ function withKey(r: RecordSpec, recordId: string, key: string): HeldRecord {
  * added under `newIds[0]`. Returns a new array in canonical order; `held` is not changed. A
  * correction whose record is already gone is fine (a `del` of a record that vanished is done).
  *
- * @param newIds the ids the service returned: one if the request adds a record, else none
+ * @param newIds the ids the service returned: one per add, else none; a URL forward added alone
+ *   may be answered with the ids of the A and AAAA records the service made for it too, which it
+ *   then owns
  * @throws UnattributableAnswerError if `newIds` does not hold one id per add, or a new id is empty
  *   or already in use
  * @example
@@ -168,6 +183,20 @@ export function applyAccepted(
   newIds: readonly string[],
 ): HeldRecord[] {
   const creates = corrections.filter((c) => c.kind === "create");
+  const [only] = creates;
+  const forwardAlone =
+    creates.length === 1 && only !== undefined && RECORD_MODEL[only.record.type].urlForward;
+  if (forwardAlone && newIds.length >= 1 && newIds.length <= 3) {
+    return applyForward(
+      applyAccepted(
+        held,
+        corrections.filter((c) => c.kind !== "create"),
+        [],
+      ),
+      only,
+      newIds,
+    );
+  }
   if (newIds.length !== creates.length) {
     throw new UnattributableAnswerError(
       `the request added ${creates.length} record(s) but ${newIds.length} record id(s) came back (${JSON.stringify(newIds)})`,
@@ -195,6 +224,25 @@ export function applyAccepted(
   return canonicalOrder([...byId.values()]);
 }
 
+/** The held records with a URL forward added: it owns every id its add was answered with. */
+function applyForward(
+  held: HeldRecord[],
+  add: Extract<Correction, { kind: "create" }>,
+  newIds: readonly string[],
+): HeldRecord[] {
+  const inUse = new Set(held.flatMap(idsOf));
+  const ids = [...newIds].sort();
+  if (ids.some((id) => id === "" || inUse.has(id)) || new Set(ids).size !== ids.length) {
+    throw new UnattributableAnswerError(
+      `the ids ${JSON.stringify(newIds)} came back for a URL forward, but one is empty, repeated or already in use`,
+    );
+  }
+  const [recordId, ...madeIds] = ids as [string, ...string[]];
+  const forward: HeldRecord = { ...withKey(add.record, recordId, add.record.key) };
+  if (madeIds.length > 0) forward.madeIds = madeIds;
+  return canonicalOrder([...held, forward]);
+}
+
 /**
  * The held records after the API accepted a PUT of `records`: ids by position, as the spec
  * promises one id per submitted record.
@@ -217,6 +265,11 @@ export function applyPut(records: readonly KeyedRecord[], ids: readonly string[]
  * held = withoutVanished(held, search.vanished);
  */
 export function withoutVanished(held: readonly HeldRecord[], vanished: readonly Correction[]): HeldRecord[] {
-  const gone = new Set(vanished.flatMap((c) => namedRecord(c)?.recordId ?? []));
-  return held.filter((r) => !gone.has(r.recordId));
+  // A URL forward's delete is searched id by id: any of its ids found gone takes it (all of them go).
+  const gone = new Set(
+    vanished.flatMap((c) =>
+      c.kind === "delete" ? c.del.map((d) => d.record_id) : (namedRecord(c)?.recordId ?? []),
+    ),
+  );
+  return held.filter((r) => !idsOf(r).some((id) => gone.has(id)));
 }

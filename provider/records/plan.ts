@@ -27,7 +27,7 @@ import {
   updateCorrection,
   verifyCorrection,
 } from "./corrections";
-import { canonicalOrder, describeRecord } from "./model";
+import { canonicalOrder, describeRecord, RECORD_MODEL } from "./model";
 import { pairRecords } from "./pairing";
 import type { SafetyThreshold } from "./safety";
 import type { VanishedSearch } from "./vanished";
@@ -120,15 +120,22 @@ export function formatSummary(s: PlanSummary): string {
   return `${s.creates} to create, ${s.updates} to update, ${s.deletes} to delete, ${s.unchanged} unchanged (${plural(s.requests, "request")})`;
 }
 
-function rewriteText(reason: RewriteReason, creates: number, deletes: number): string {
+function rewriteText(reason: RewriteReason, creates: number, deletes: number, forwards: number): string {
+  // A URL forward is never in a PUT (its answer may name more ids than records): each follows alone.
+  const then = forwards > 0 ? `, then ${plural(forwards, "PATCH")} adding each URL forward` : "";
   switch (reason) {
     case "create":
-      return `${creates} to create (1 request: a PUT, which replaces whatever records the template held)`;
+      return `${creates} to create (1 request: a PUT, which replaces whatever records the template held${then})`;
     case "unknown-add":
-      return `${creates} to create, ${deletes} to delete (1 request: a PUT of every record after an earlier add of unknown outcome; every id is new)`;
+      return `${creates} to create, ${deletes} to delete (${plural(1 + forwards, "request")}: a PUT of every record after an earlier add of unknown outcome${then}; every id is new)`;
     case "vanished":
-      return `all ${creates} records rewritten with one PUT to restore what was removed outside Pulumi (every record id is new)`;
+      return `all ${creates} records rewritten with one PUT${then} to restore what was removed outside Pulumi (every record id is new)`;
   }
+}
+
+/** Whether the template answered this URL forward's add with several ids, of which it owns all. */
+function owningMade(r: HeldRecord): boolean {
+  return (r.madeIds?.length ?? 0) > 0;
 }
 
 /** Options of {@link planUpdate}. */
@@ -156,16 +163,23 @@ function planPatch(
   options: PatchOptions,
 ): Omit<Plan, "setAside" | "forgotten" | "untracked"> {
   const p = pairRecords(held, desired);
+  // A URL forward that owns the records made for it is not updated in place (which id is its own
+  // is not known): it is deleted with all of them and added anew. Nor is it re-stated.
+  const replaced = p.updates.filter(({ from }) => owningMade(from));
+  const updates = p.updates.filter(({ from }) => !owningMade(from));
+  const dels = canonicalOrder([...p.dels, ...replaced.map(({ from }) => from)]);
+  const adds = canonicalOrder([...p.adds, ...replaced.map(({ to }) => to)]);
+  const unchanged = p.unchanged.filter(({ from }) => !owningMade(from));
   const corrections = [
-    ...p.dels.map(deleteCorrection),
-    ...p.updates.map(({ from, to }) => updateCorrection(from, to)),
-    ...p.adds.map(createCorrection),
+    ...dels.map(deleteCorrection),
+    ...updates.map(({ from, to }) => updateCorrection(from, to)),
+    ...adds.map(createCorrection),
   ];
   const requests: PlannedRequest[] = [];
   if (corrections.length > 0) {
     const named = [
       ...corrections.filter((c) => c.kind !== "create"),
-      ...(options.verify ? p.unchanged.map(({ from, to }) => verifyCorrection(from, to)) : []),
+      ...(options.verify ? unchanged.map(({ from, to }) => verifyCorrection(from, to)) : []),
     ];
     const creates = corrections.filter((c) => c.kind === "create");
     // Without ids to name, a request can only be refused because the template is gone.
@@ -175,9 +189,9 @@ function planPatch(
     for (const create of creates) requests.push(requestOf([create]));
   }
   const summary = {
-    creates: p.adds.length,
-    updates: p.updates.length,
-    deletes: p.dels.length,
+    creates: adds.length,
+    updates: updates.length,
+    deletes: dels.length,
     unchanged: p.unchanged.length,
     requests: requests.length,
   };
@@ -200,15 +214,26 @@ function planRewrite(
   // Every held id goes and every declared record comes with a new id: the truth about ids.
   const deletes = reason === "create" ? [] : canonicalOrder(held).map(deleteCorrection);
   const creates = canonicalOrder(declared).map(createCorrection);
-  const summary = { creates: creates.length, updates: 0, deletes: deletes.length, unchanged: 0, requests: 1 };
+  // A PUT's ids are attributed by position, and a URL forward's answer may name more: each forward
+  // is added by a PATCH of its own after the PUT of the other records.
+  const forwards = creates.filter((c) => c.kind === "create" && RECORD_MODEL[c.record.type].urlForward);
+  const others = declared.filter((r) => !RECORD_MODEL[r.type].urlForward);
+  const requests = [putOf(others), ...forwards.map((c) => requestOf([c]))];
+  const summary = {
+    creates: creates.length,
+    updates: 0,
+    deletes: deletes.length,
+    unchanged: 0,
+    requests: requests.length,
+  };
   return {
     templateId,
     mode: "rewrite",
     rewrite: reason,
     corrections: [...deletes, ...creates],
-    requests: [putOf(declared)],
+    requests,
     summary,
-    text: rewriteText(reason, creates.length, deletes.length),
+    text: rewriteText(reason, creates.length, deletes.length, forwards.length),
   };
 }
 
@@ -333,7 +358,8 @@ export function planRecovery(
  * planVerify(holding).requests[0]; // { method: "PATCH", body: { update: [{ record_id: "r1", ... }] } }
  */
 export function planVerify(holding: Holding): Plan {
-  const ordered = canonicalOrder(holding.held);
+  // The values of the records made for a URL forward are not ours to re-state.
+  const ordered = canonicalOrder(holding.held.filter((r) => !owningMade(r)));
   const requests = ordered.length > 0 ? [requestOf(ordered.map((r) => verifyCorrection(r, r)))] : [];
   const summary = {
     creates: 0,

@@ -66,6 +66,11 @@ export interface DnsTemplateRecordsArgs {
 export interface DnsRecord extends RecordSpec {
   /** The API's id of the record; unchanged records keep it across updates. */
   recordId: string;
+  /**
+   * Every id the record owns: its own, and for a URL forward those of the A and AAAA records the
+   * service made for it (the answer to its add names them all, in an order not shown).
+   */
+  recordIds: string[];
 }
 
 /**
@@ -91,7 +96,7 @@ export class DnsTemplateRecords extends pulumi.dynamic.Resource {
   declare readonly purge: pulumi.Output<boolean>;
   /** The records in canonical order (name, type, content, numbers), each with its `recordId`. */
   declare readonly records: pulumi.Output<DnsRecord[]>;
-  /** The record ids, aligned with {@link DnsTemplateRecords.records}. */
+  /** Every record id the resource owns, record by record in the order of {@link DnsTemplateRecords.records} (a URL forward brings the ids of the records made for it). */
   declare readonly recordIds: pulumi.Output<string[]>;
   /** Summary of the last create or update, e.g. `1 to create, 1 to update, 0 to delete, 8 unchanged (1 request)`. */
   declare readonly lastPlan: pulumi.Output<string>;
@@ -121,7 +126,7 @@ export class DnsTemplateRecords extends pulumi.dynamic.Resource {
       .apply(([records, ids]) => recordsOfOutputs(records, ids));
     Object.defineProperty(this, "records", { value: joined, enumerable: true });
     Object.defineProperty(this, "recordIds", {
-      value: joined.apply((rs) => rs.map((r) => r.recordId)),
+      value: joined.apply((rs) => rs.flatMap((r) => r.recordIds)),
       enumerable: true,
     });
   }

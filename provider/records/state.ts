@@ -19,7 +19,7 @@
  * Pure: no HTTP, no Pulumi.
  */
 import { isPlainObject } from "../values";
-import type { HeldRecord, KeyedRecord } from "./corrections";
+import { type HeldRecord, idsOf, type KeyedRecord } from "./corrections";
 import { canonicalOrder, normalizeRecord, numberFieldsOf, type RecordSpec } from "./model";
 import { pairRecords } from "./pairing";
 import type { Declaration, Holding, Settings } from "./plan";
@@ -34,8 +34,11 @@ export type CheckedInputs = Settings & {
 
 /** What the resource's outputs hold (besides the engine's `__provider`). */
 export type RecordsOutputs = CheckedInputs & {
-  /** Record id per record key. */
-  ids: Record<string, string>;
+  /**
+   * Record id per record key; for a URL forward whose add was answered with the ids of the A and
+   * AAAA records the service made for it, all of them (sorted: which is its own is not known).
+   */
+  ids: Record<string, string | string[]>;
   /** Readable summary of the last create or update. */
   lastPlan: string;
   /**
@@ -122,8 +125,12 @@ function decode(props: Props): Decoded {
   for (const [key, value] of Object.entries(records)) {
     const record = { ...specOf(value), key };
     declared.push(record);
-    const recordId = ids[key];
-    if (typeof recordId === "string") held.push({ ...record, recordId });
+    const stored = ids[key];
+    if (typeof stored === "string") held.push({ ...record, recordId: stored });
+    else if (Array.isArray(stored) && stored.length > 0 && stored.every((id) => typeof id === "string")) {
+      const [recordId, ...madeIds] = stored as [string, ...string[]];
+      held.push(madeIds.length > 0 ? { ...record, recordId, madeIds } : { ...record, recordId });
+    }
   }
   return { settings, declared: canonicalOrder(declared), held: canonicalOrder(held), untracked };
 }
@@ -165,10 +172,10 @@ export function encodeOutputs(
   untracked: readonly string[] = [],
 ): RecordsOutputs {
   const records: Record<string, RecordSpec> = {};
-  const ids: Record<string, string> = {};
+  const ids: Record<string, string | string[]> = {};
   for (const [key, r] of Object.entries(keyedMap(held))) {
     records[key] = normalizeRecord(r);
-    ids[key] = r.recordId;
+    ids[key] = r.madeIds && r.madeIds.length > 0 ? idsOf(r) : r.recordId;
   }
   const outputs: RecordsOutputs = { ...settings, records, ids, lastPlan };
   if (untracked.length > 0) {
@@ -180,14 +187,21 @@ export function encodeOutputs(
 
 /**
  * The records of outputs joined with their ids, in canonical order: what the resource class
- * exposes to programs.
+ * exposes to programs. A URL forward that owns the records the service made for it lists every
+ * id it owns in `recordIds`.
  *
  * @example
  * recordsOfOutputs({ "www/A": { name: "www", type: "A", content: "192.0.2.1" } }, { "www/A": "r1" });
- * // [{ name: "www", type: "A", content: "192.0.2.1", recordId: "r1" }]
+ * // [{ name: "www", type: "A", content: "192.0.2.1", recordId: "r1", recordIds: ["r1"] }]
  */
-export function recordsOfOutputs(records: unknown, ids: unknown): Array<RecordSpec & { recordId: string }> {
-  return decode({ records, ids }).held.map(({ key: _key, ...r }) => r);
+export function recordsOfOutputs(
+  records: unknown,
+  ids: unknown,
+): Array<RecordSpec & { recordId: string; recordIds: string[] }> {
+  return decode({ records, ids }).held.map((held) => {
+    const { key: _key, madeIds: _made, ...r } = held;
+    return { ...r, recordIds: idsOf(held) };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

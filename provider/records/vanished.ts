@@ -102,7 +102,10 @@ export function* searchVanished(
   refused: readonly Correction[],
   options: { purge: boolean },
 ): Generator<NamingCorrection[], VanishedSearch, boolean> {
-  const naming = refused.filter((c): c is NamingCorrection => c.kind !== "create");
+  // A URL forward's delete names several ids: each is asked about on its own (an id already gone is done).
+  const naming = refused.flatMap((c): NamingCorrection[] =>
+    c.kind === "create" ? [] : c.kind === "delete" ? c.del.map((item) => ({ ...c, del: [item] })) : [c],
+  );
   const found: NamingCorrection[] = [];
   if (naming.length === 0) return { vanished: found, rewrite: false };
   if (!options.purge) {
@@ -110,7 +113,7 @@ export function* searchVanished(
     return { vanished: found, rewrite: false };
   }
   // An add rode with the refused request: only the PUT surely erases what a partly applied request did.
-  if (naming.length < refused.length) return { vanished: found, rewrite: true };
+  if (refused.some((c) => c.kind === "create")) return { vanished: found, rewrite: true };
   const kept = naming.filter((c) => c.kind !== "delete");
   const deletions = naming.filter((c) => c.kind === "delete");
   // With no deletion in the refused request, a record to keep is known to be gone.

@@ -52,8 +52,30 @@ describe("record ids sent as numbers", () => {
 describe("a URL forward answered with the ids of the A and AAAA records it brings", () => {
   const h = useApi({ urlForwardCreatesRecords: true });
 
-  test("PATCH: three ids for one add are of unknown outcome, saying why, and not resent", async () => {
-    const err = await apiFailure(() => h.client.patchRecords("web", { add: [FORWARD] }));
+  test("PATCH: a URL forward added alone may be answered with its ids and those of its A and AAAA records", async () => {
+    const ids = await h.client.patchRecords("web", { add: [FORWARD] });
+    expect(ids).toHaveLength(3);
+    expect(new Set(ids)).toEqual(new Set(h.sandbox.templateRecords("web")?.map((r) => r.record_id)));
+    expect(
+      h.sandbox
+        .templateRecords("web")
+        ?.map((r) => r.type)
+        .sort(),
+    ).toEqual(["A", "AAAA", "URLFWD"]);
+  });
+
+  test("PATCH: three ids for one add that is no forward are of unknown outcome, saying why, and not resent", async () => {
+    h.sandbox.addFault({
+      method: "PATCH",
+      respondAfterApply: {
+        status: 200,
+        contentType: "application/json",
+        body: JSON.stringify({ record_id: ["x-1", "x-2", "x-3"] }),
+      },
+    });
+    const err = await apiFailure(() =>
+      h.client.patchRecords("web", { add: [{ name: "www", type: "A", content: "192.0.2.1" }] }),
+    );
     expect(err.kind).toBe("response");
     expect(err.code).toBe("DOMAINAPI_RESPONSE");
     expect(err.outcome).toBe("unknown");
@@ -62,8 +84,8 @@ describe("a URL forward answered with the ids of the A and AAAA records it bring
     expect(err.message).toContain("cannot be matched one-to-one");
     expect(err.message).toContain("URL forward");
     expect(requestsOf(h.sandbox, "PATCH")).toHaveLength(1);
-    // The forward and the records it brings were created: "applied and forgotten" would lose them.
-    expect(h.sandbox.templateRecords("web")?.map((r) => r.type)).toEqual(["URLFWD", "A", "AAAA"]);
+    // The record was created: "applied and forgotten" would lose it.
+    expect(h.sandbox.templateRecords("web")?.map((r) => r.type)).toEqual(["A"]);
   });
 
   test("PUT: a count mismatch still fails loudly, as applied", async () => {

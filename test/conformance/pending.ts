@@ -4,33 +4,8 @@
  * lead decides the case expects the wrong thing.
  */
 import { forwardCaseName } from "./cases";
-import { PERSONALITIES } from "./personalities";
-
-/** Why the provider fails the URL-forward cases against a service whose forwards bring records. */
-const FORWARD_OWNERSHIP = {
-  put:
-    "The create PUTs the forwards with the other records; the PUT is answered, as the spec says, with one id " +
-    "per submitted record, so the A and AAAA the service made for each forward are in no answer and the " +
-    "resource never owns them (its ids are not the template's; removing the forward leaves nothing to say which " +
-    "records were its). DECISIONS (Record ids, URL forwards): a PUT never carries a forward; each forward is added " +
-    "by its own PATCH and owns every id of that answer. Provider side of issue 21 (parts 1 and 2).",
-  patch:
-    "Without purge each record is added by its own PATCH; a forward's add is answered with three ids (its own, " +
-    "its A's and its AAAA's, in an order not shown) and the client refuses any answer of another count than the " +
-    "adds sent: the add is of unknown outcome and the create fails. DECISIONS (URL forwards): all the ids of a " +
-    "forward's add belong to the forward. Provider side of issue 21 (part 2).",
-};
-
-/** Every personality whose forwards bring their A and AAAA records: all but the one-id one. */
-const FORWARDS_MAKE_RECORDS = PERSONALITIES.filter((p) => p.options.urlForwardCreatesRecords !== false);
 
 export const PENDING_REASONS: Record<string, string> = {
-  ...Object.fromEntries(
-    FORWARDS_MAKE_RECORDS.flatMap((p) => [
-      [`${p.name} :: ${forwardCaseName(true)}`, FORWARD_OWNERSHIP.put],
-      [`${p.name} :: ${forwardCaseName(false)}`, FORWARD_OWNERSHIP.patch],
-    ]),
-  ),
   [`cutBodies 1 :: ${forwardCaseName(false)}`]:
     "Without purge the create adds record by record; the first PATCH's answer (200) is cut, so that add is of " +
     "unknown outcome and the create fails, as designed (never added twice): the same cause as the drift-without-" +

@@ -140,7 +140,7 @@ describe("planUpdate: properties", () => {
           const cs = request.corrections;
           expect(request.body.add ?? []).toEqual(cs.flatMap((c) => (c.kind === "create" ? [c.add] : [])));
           expect(request.body.add?.length ?? 0).toBeLessThanOrEqual(1);
-          expect(request.body.del ?? []).toEqual(cs.flatMap((c) => (c.kind === "delete" ? [c.del] : [])));
+          expect(request.body.del ?? []).toEqual(cs.flatMap((c) => (c.kind === "delete" ? c.del : [])));
           expect(request.body.update ?? []).toEqual(
             cs.flatMap((c) => (c.kind === "update" || c.kind === "verify" ? [c.update] : [])),
           );

@@ -42,7 +42,7 @@ describe("records state shape", () => {
         expect(decoded.settings).toEqual(s);
         expect(decoded.untracked).toEqual([]);
         expect(recordsOfOutputs(outputs.records, outputs.ids)).toEqual(
-          canonicalOrder(held).map(({ key: _key, ...r }) => r),
+          canonicalOrder(held).map(({ key: _key, ...r }) => ({ ...r, recordIds: [r.recordId] })),
         );
         expect(Object.keys(outputs.records)).toEqual(Object.keys(outputs.ids));
         expect(outputs.lastPlan).toBe("summary");

@@ -80,7 +80,14 @@ describe("a program under pulumi.runtime.setMocks", () => {
     });
     expect(await resolved(mail.recordIds)).toEqual(["rec-1"]);
     expect(await resolved(mail.records)).toEqual([
-      { name: "@", type: "MX", content: "mx.example.net", priority: 10, recordId: "rec-1" },
+      {
+        name: "@",
+        type: "MX",
+        content: "mx.example.net",
+        priority: 10,
+        recordId: "rec-1",
+        recordIds: ["rec-1"],
+      },
     ]);
   });
 
