@@ -41,7 +41,7 @@ const { startSandbox } = load("pulumi-domainapi/sandbox") as typeof import("../s
 
 const API_KEY = "bench-plugin-key-3c7d";
 const STACK_SIZE = Number(process.env.BENCH_STACK_SIZE ?? 100);
-const ROUNDS = 2;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 function resourceRecords(i: number): Record<string, unknown>[] {
   return [
@@ -141,7 +141,11 @@ async function main(): Promise<void> {
 
     const runs: Record<string, number[]> = Object.fromEntries(variants.map((v) => [v.name, []]));
     for (let round = 0; round < ROUNDS; round++) {
-      for (const { variant, stack } of stacks) {
+      // Each round starts with another variant, so that none always runs on a cold or a warm machine.
+      for (const { variant, stack } of [
+        ...stacks.slice(round % stacks.length),
+        ...stacks.slice(0, round % stacks.length),
+      ]) {
         const t0 = performance.now();
         const up = await stack.up();
         if (up.summary.result !== "succeeded") throw new Error(`${variant.name}: up ${up.summary.result}`);
@@ -153,7 +157,11 @@ async function main(): Promise<void> {
     if (puts !== 2 * STACK_SIZE * ROUNDS)
       throw new Error(`expected ${2 * STACK_SIZE * ROUNDS} PUTs, saw ${puts}`);
 
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] ?? 0;
+    const median = (xs: number[]) => {
+      const s = [...xs].sort((a, b) => a - b);
+      const mid = Math.floor(s.length / 2);
+      return (s.length % 2 ? s[mid] : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2) ?? 0;
+    };
     const floorMs = median(runs.floor ?? []);
     const rows: string[][] = [];
     let floorBytes = 0;
@@ -164,11 +172,14 @@ async function main(): Promise<void> {
         mine.reduce((n, r) => n + Buffer.byteLength(JSON.stringify(r)), 0) / Math.max(mine.length, 1);
       if (variant.name === "floor") floorBytes = bytes;
       const upMs = median(runs[variant.name] ?? []);
+      // Each round's ratio to that round's floor: robust to the machine's load drifting between rounds.
+      const roundRatios = (runs[variant.name] ?? []).map((x, r) => x / (runs.floor?.[r] ?? x));
       rows.push([
         variant.name,
         `${Math.round(upMs)} ms`,
         (runs[variant.name] ?? []).map((x) => `${Math.round(x)}`).join(", "),
         `${(upMs / floorMs).toFixed(2)}x`,
+        `${median(roundRatios).toFixed(2)}x`,
         `${((upMs - floorMs) / STACK_SIZE).toFixed(1)} ms`,
         `${(bytes / 1024).toFixed(2)} KiB`,
         `${(bytes / floorBytes).toFixed(2)}x`,
@@ -189,7 +200,7 @@ async function main(): Promise<void> {
       [
         `### pulumi up of ${STACK_SIZE} templates x 10 records: plugin, dynamic resources, engine floor`,
         "",
-        `A create of each stack, ${ROUNDS} rounds alternating (destroy in between), median shown. State: bytes of one resource in \`pulumi stack export\`.`,
+        `A create of each stack, ${ROUNDS} rounds, each starting with another variant (destroy in between), median shown. State: bytes of one resource in \`pulumi stack export\`.`,
         "",
         line(header),
         `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`,

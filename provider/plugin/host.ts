@@ -24,6 +24,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { ConfigError } from "../client/errors";
 import { type ClientConfig, type ConfigKey, resolveConfig } from "../config";
+import { UNKNOWN } from "../engine";
 import * as records from "../records/provider";
 import { detailedDiff } from "./diff";
 import { importedState, typeOfUrn } from "./provider";
@@ -75,7 +76,8 @@ export function checkProviderInputs(news: Props): {
   inputs: Props;
   failures: { property: string; reason: string }[];
 } {
-  const settings = settingsOf(news);
+  // A setting known only once another resource exists (a preview) is checked when it is known.
+  const settings = Object.fromEntries(Object.entries(settingsOf(news)).filter(([, v]) => v !== UNKNOWN));
   const failures: { property: string; reason: string }[] = [];
   try {
     const probe: Partial<Record<ConfigKey, string>> = {

@@ -3,6 +3,7 @@
  * inputs turned into the session's settings (and checked with up's messages), an import's state.
  */
 import { describe, expect, it } from "vitest";
+import { UNKNOWN } from "../../provider/engine";
 import { detailedDiff } from "../../provider/plugin/diff";
 import {
   checkProviderInputs,
@@ -91,6 +92,8 @@ describe("explicit provider settings", () => {
     expect(isSecret(bad.inputs.apiKey)).toBe(true);
     expect(JSON.stringify(bad.failures)).not.toContain('"k"');
     expect(checkProviderInputs({}).failures).toEqual([]);
+    // Unknown in a preview (it comes from another resource): checked once known.
+    expect(checkProviderInputs({ baseUrl: UNKNOWN }).failures).toEqual([]);
   });
 
   it("sees a changed key as a change, a key turned secret as none", () => {
