@@ -23,7 +23,7 @@ import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { ConfigError } from "../client/errors";
-import { type ClientConfig, type ConfigKey, resolveConfig } from "../config";
+import { type ConfigKey, resolveConfig } from "../config";
 import { UNKNOWN } from "../engine";
 import * as records from "../records/provider";
 import { detailedDiff } from "./diff";
@@ -102,11 +102,6 @@ export function checkProviderInputs(news: Props): {
 /** Whether a provider's settings changed (the key compared by value, secret or not). */
 export function providerSettingsChanged(olds: Props, news: Props): boolean {
   return !isDeepStrictEqual(settingsOf(olds), settingsOf(news));
-}
-
-/** The settings this process was configured with, once resolvable (tests and diagnostics). */
-export function resolvedSettings(settings: Partial<Record<ProviderInput, string>>): ClientConfig {
-  return resolveConfig((k) => settings[k]);
 }
 
 // ---- the gRPC side: the SDK's own grpc-js and protobuf modules, typed as far as we use them ----

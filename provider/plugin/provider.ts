@@ -10,6 +10,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import type * as provider from "@pulumi/pulumi/provider";
 import { getContacts } from "../contacts/getContacts";
 import { InvalidArgumentError } from "../contacts/query";
+import { withoutProvider } from "../engine";
+import { PartialFailure } from "../partialFailure";
 import * as records from "../records/provider";
 import { encodeOutputs } from "../records/state";
 import * as restore from "../restore/provider";
@@ -58,6 +60,21 @@ function operationsOf(urn: string): Operations {
 /** A value as a protobuf Struct can hold it: no `undefined` (an absent field stays absent). */
 function structSafe(props: Props): Props {
   return JSON.parse(JSON.stringify(props)) as Props;
+}
+
+/**
+ * A failure part-way as the SDK's host sends it to the engine (the resource recorded with the state
+ * reached so far): the dynamic host's `__provider` left out (the plugin has none; an `undefined`
+ * would make the host's own conversion throw and the state reached would be lost), absent fields
+ * dropped, and secrets marked as in any output.
+ */
+export function pluginFailure(err: unknown, secretTexts: readonly string[]): unknown {
+  if (!(err instanceof PartialFailure)) return err;
+  return Object.assign(new Error(err.message, { cause: err.cause }), {
+    id: err.id,
+    properties: markSecrets(structSafe(withoutProvider(err.properties)), secretTexts),
+    reasons: err.reasons,
+  });
 }
 
 /** The secrets' texts of the inputs, and the inputs in plain values. */
@@ -118,16 +135,23 @@ export function domainApiProvider(version: string, schema: string): provider.Pro
     },
     async create(urn, inputs) {
       const i = plain(inputs);
-      const result = await operationsOf(urn).create(i.value);
-      return { id: result.id, outs: markSecrets(structSafe((result.outs ?? {}) as Props), i.secretTexts) };
+      try {
+        const result = await operationsOf(urn).create(i.value);
+        return { id: result.id, outs: markSecrets(structSafe((result.outs ?? {}) as Props), i.secretTexts) };
+      } catch (err) {
+        throw pluginFailure(err, i.secretTexts);
+      }
     },
     async update(id, urn, olds, news) {
       const n = plain(news);
       const o = plain(olds);
-      const result = await operationsOf(urn).update(id, o.value, n.value);
-      return {
-        outs: markSecrets(structSafe((result.outs ?? {}) as Props), [...o.secretTexts, ...n.secretTexts]),
-      };
+      const secretTexts = [...o.secretTexts, ...n.secretTexts];
+      try {
+        const result = await operationsOf(urn).update(id, o.value, n.value);
+        return { outs: markSecrets(structSafe((result.outs ?? {}) as Props), secretTexts) };
+      } catch (err) {
+        throw pluginFailure(err, secretTexts);
+      }
     },
     async delete(id, urn, props) {
       await operationsOf(urn).delete(id, plain(props).value);

@@ -3,16 +3,17 @@
  * inputs turned into the session's settings (and checked with up's messages), an import's state.
  */
 import { describe, expect, it } from "vitest";
+import { resolveConfig } from "../../provider/config";
 import { UNKNOWN } from "../../provider/engine";
+import { PartialFailure } from "../../provider/partialFailure";
 import { detailedDiff } from "../../provider/plugin/diff";
 import {
   checkProviderInputs,
   configureRequestOf,
   providerSettingsChanged,
-  resolvedSettings,
   settingsOf,
 } from "../../provider/plugin/host";
-import { importedState, TOKENS, typeOfUrn } from "../../provider/plugin/provider";
+import { importedState, pluginFailure, TOKENS, typeOfUrn } from "../../provider/plugin/provider";
 import { isSecret, markSecrets, secret, unwrapSecrets } from "../../provider/plugin/secrets";
 import { decode } from "../../provider/records/state";
 
@@ -78,7 +79,9 @@ describe("explicit provider settings", () => {
     expect(req.config.get("domainapi:apiKey")).toBe("k-1");
     expect(req.config.get("domainapi:verifyOnRefresh")).toBe("true");
     expect(req.config.get("domainapi:maxRetries")).toBeUndefined();
-    expect(resolvedSettings(settings)).toMatchObject({
+    // What the session resolves from them (env empty: the inputs alone).
+    const lookup = (k: string) => req.config.get(`domainapi:${k}`);
+    expect(resolveConfig(lookup, {})).toMatchObject({
       apiKey: "k-1",
       baseUrl: "http://127.0.0.1:1",
       timeoutMs: 5000,
@@ -111,5 +114,27 @@ describe("import", () => {
     const shared = importedState(TOKENS.records, "web/1a2b3c4d");
     expect(decode(shared.inputs).settings).toMatchObject({ templateId: "web", purge: false });
     expect(importedState(TOKENS.restore, "Shop.Example").props).toEqual({ domain: "shop.example" });
+  });
+});
+
+describe("a failure part-way", () => {
+  it("reaches the SDK's host with the state so far, in values it can send, secrets marked", () => {
+    const err = new PartialFailure(
+      "2nd PATCH failed",
+      "tpl-1",
+      { templateId: "tpl-1", records: { "@/TXT": { content: "dkim=abc", priority: undefined } } },
+      {},
+    );
+    const sent = pluginFailure(err, ["dkim=abc"]) as {
+      id: string;
+      properties: Record<string, unknown>;
+      message: string;
+    };
+    expect(sent.message).toBe("2nd PATCH failed");
+    expect(sent.id).toBe("tpl-1");
+    expect(Object.keys(sent.properties)).toEqual(["templateId", "records"]);
+    expect(sent.properties.records).toEqual(secret({ "@/TXT": { content: "dkim=abc" } }));
+    const other = new Error("401");
+    expect(pluginFailure(other, [])).toBe(other);
   });
 });
