@@ -86,6 +86,8 @@ describe("the provider plugin from a YAML program", () => {
     expect(test.deleteRecord("staging", stagingBefore["www/CNAME"] ?? "")).toBe(true);
     await run(["config", "set", "wwwAddress", "192.0.2.99"]);
     await run(["config", "set", "apiAddress", "198.51.100.99"]);
+    // A provider's setting changes too: the provider is updated, its resources are not replaced.
+    await run(["config", "set", "--type", "bool", "verifyOnRefresh", "true"]);
     const preview = await run(["preview", "--diff"]);
     expect(preview).toContain("192.0.2.99");
     await run(["up", "--yes"]);
@@ -101,7 +103,21 @@ describe("the provider plugin from a YAML program", () => {
     expect(stagingAfter["www/CNAME"]).not.toBe(stagingBefore["www/CNAME"]); // re-added
     expect(test.templateRecords("staging")?.find((r) => r.name === "api")?.content).toBe("198.51.100.99");
 
-    // 3. The keys: encrypted in the state, in no output, in nothing printed.
+    // 3. With verifyOnRefresh on the live provider, `pulumi refresh` finds a record removed behind
+    // Pulumi's back, and the next `up` adds it again (the others keep their ids).
+    expect(live.deleteRecord("web", webAfter["@/TXT"] ?? "")).toBe(true);
+    await run(["refresh", "--yes"]);
+    const refreshed = JSON.parse(await run(["stack", "export"])) as {
+      deployment: { resources: { urn: string; outputs?: { ids?: Record<string, string> } }[] };
+    };
+    const webState = refreshed.deployment.resources.find((r) => r.urn.endsWith("::web"));
+    expect(Object.keys(webState?.outputs?.ids ?? {}).sort()).toEqual(["@/A", "@/MX", "www/A"]);
+    await run(["up", "--yes"]);
+    const healed = ids(live, "web");
+    expect(Object.keys(healed).sort()).toEqual(["@/A", "@/MX", "@/TXT", "www/A"]);
+    for (const key of ["@/A", "@/MX", "www/A"]) expect(healed[key]).toBe(webAfter[key]);
+
+    // 4. The keys: encrypted in the state, in no output, in nothing printed.
     const state = await run(["stack", "export"]);
     const plainOutputs = await run(["stack", "output", "--json"]);
     for (const text of [state, plainOutputs, ...printed]) {
@@ -118,7 +134,7 @@ describe("the provider plugin from a YAML program", () => {
         "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
       });
 
-    // 4. An import reads a resource from its id alone (the Node SDK's host crashes on a read without
+    // 5. An import reads a resource from its id alone (the Node SDK's host crashes on a read without
     // properties; the plugin answers it): the API cannot list records, so it holds none.
     const testProvider = providers.find((p) => p.urn.endsWith("::test"))?.urn ?? "";
     await run([
@@ -139,7 +155,7 @@ describe("the provider plugin from a YAML program", () => {
     expect(imported?.type).toBe("domainapi:index:DnsTemplateRecords");
     expect(imported?.outputs).toMatchObject({ templateId: "tpl-1", purge: true, records: {}, ids: {} });
 
-    // 5. Destroy: our records go, the record of someone else stays.
+    // 6. Destroy: our records go, the record of someone else stays.
     await run(["destroy", "--yes"]);
     expect(live.templateRecords("web")).toEqual([]);
     expect(test.templateRecords("staging")?.map((r) => `${r.name}/${r.type}`)).toEqual(["legacy/TXT"]);
