@@ -90,6 +90,10 @@ describe("the provider plugin from a YAML program", () => {
     await run(["config", "set", "--type", "bool", "verifyOnRefresh", "true"]);
     const preview = await run(["preview", "--diff"]);
     expect(preview).toContain("192.0.2.99");
+    // The detailed diff: the one record that changes, and the provider updated in place.
+    expect(preview).toMatch(/~ www\/A: \{\s+~ content: "192\.0\.2\.11" => "192\.0\.2\.99"/);
+    expect(preview).toContain("~ verifyOnRefresh: false => true");
+    expect(preview).not.toContain("replace");
     await run(["up", "--yes"]);
 
     const webAfter = ids(live, "web");
