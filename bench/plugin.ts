@@ -190,6 +190,7 @@ async function main(): Promise<void> {
       "up (median)",
       "runs (ms)",
       "ratio to floor",
+      "median of per-round ratios",
       "above floor per resource",
       "state per resource",
       "state ratio to floor",

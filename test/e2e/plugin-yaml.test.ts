@@ -94,7 +94,9 @@ describe("the provider plugin from a YAML program", () => {
     expect(preview).toMatch(/~ www\/A: \{\s+~ content: "192\.0\.2\.11" => "192\.0\.2\.99"/);
     expect(preview).toContain("~ verifyOnRefresh: false => true");
     expect(preview).not.toContain("replace");
-    await run(["up", "--yes"]);
+    const updated = await run(["up", "--yes"]);
+    // The planner's messages reach the engine from the plugin process, as from the dynamic host.
+    expect(updated).toMatch(/template web: .*1 to update/);
 
     const webAfter = ids(live, "web");
     expect(webAfter).toEqual(webBefore); // the changed record too: updated in place
