@@ -129,6 +129,9 @@ describe("the provider plugin from a Go inline program", () => {
     expect(live.templateRecords("staging") ?? []).toEqual([]);
     expect(test.templateRecords("web")).toEqual([]);
     expect(test.domainStatus("shop.example")).not.toBe("quarantined");
+    // The default provider, from the stack config, reached the test account too.
+    expect(test.domainStatus("old.example")).not.toBe("quarantined");
+    expect(live.domainStatus("old.example")).toBe("quarantined");
     expect(outputs.contactHandles).toHaveLength(3);
     expect(outputs.contactsTotal).toBeGreaterThan(0);
     expect(typeof outputs.restoredAt).toBe("string");
@@ -165,7 +168,8 @@ describe("the provider plugin from a Go inline program", () => {
       deployment: { resources: { type: string; inputs?: Record<string, unknown> }[] };
     };
     const providers = deployment.deployment.resources.filter((r) => r.type === "pulumi:providers:domainapi");
-    expect(providers).toHaveLength(2);
+    // Two explicit providers and the default one, each key encrypted.
+    expect(providers).toHaveLength(3);
     for (const p of providers) {
       expect(p.inputs?.apiKey).toMatchObject({
         "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",

@@ -15,6 +15,7 @@ import { createProject, type Project, requireBuiltPlugin, yamlLanguageHost } fro
 
 const LIVE_KEY = "live-key-4f1c9e7a0b";
 const TEST_KEY = "test-key-8d2b6a3c5e";
+const DKIM = "v=DKIM1; k=rsa; p=MIIBdkimSecretPart7Q";
 
 describe("the provider plugin from a YAML program", () => {
   let live: Sandbox;
@@ -38,6 +39,7 @@ describe("the provider plugin from a YAML program", () => {
     await project.pulumi(["config", "set", "testBaseUrl", test.url]);
     await project.pulumi(["config", "set", "--secret", "liveApiKey", LIVE_KEY]);
     await project.pulumi(["config", "set", "--secret", "testApiKey", TEST_KEY]);
+    await project.pulumi(["config", "set", "--secret", "dkimKey", DKIM]);
   }, 600_000);
 
   afterAll(async () => {
@@ -60,7 +62,13 @@ describe("the provider plugin from a YAML program", () => {
     // 1. Create: each template on its own sandbox, with its own key (a wrong key would be a 401).
     await run(["up", "--yes"]);
     expect(Object.keys(ids(live, "web")).sort()).toEqual(["@/A", "@/MX", "@/TXT", "www/A"]);
-    expect(Object.keys(ids(test, "staging")).sort()).toEqual(["@/A", "api/A", "legacy/TXT", "www/CNAME"]);
+    expect(Object.keys(ids(test, "staging")).sort()).toEqual([
+      "@/A",
+      "api/A",
+      "legacy/TXT",
+      "mail._domainkey/TXT",
+      "www/CNAME",
+    ]);
     expect(live.templateRecords("staging") ?? []).toEqual([]);
     expect(test.templateRecords("web")).toEqual([]);
     expect(live.requests.every((r) => !r.path.includes("staging") && !r.path.includes("restore"))).toBe(true);
@@ -102,7 +110,13 @@ describe("the provider plugin from a YAML program", () => {
     expect(webAfter).toEqual(webBefore); // the changed record too: updated in place
     expect(live.templateRecords("web")?.find((r) => r.name === "www")?.content).toBe("192.0.2.99");
     const stagingAfter = ids(test, "staging");
-    expect(Object.keys(stagingAfter).sort()).toEqual(["@/A", "api/A", "legacy/TXT", "www/CNAME"]);
+    expect(Object.keys(stagingAfter).sort()).toEqual([
+      "@/A",
+      "api/A",
+      "legacy/TXT",
+      "mail._domainkey/TXT",
+      "www/CNAME",
+    ]);
     expect(stagingAfter["@/A"]).toBe(stagingBefore["@/A"]);
     expect(stagingAfter["api/A"]).toBe(stagingBefore["api/A"]);
     expect(stagingAfter["legacy/TXT"]).toBe(stagingBefore["legacy/TXT"]);
@@ -130,6 +144,11 @@ describe("the provider plugin from a YAML program", () => {
       expect(text).not.toContain(LIVE_KEY);
       expect(text).not.toContain(TEST_KEY);
     }
+    // The record given as a secret: in the template, and encrypted in the state.
+    expect(test.templateRecords("staging")?.find((r) => r.name === "mail._domainkey")?.content).toBe(DKIM);
+    expect(state).not.toContain("DKIM1");
+    // Nor in what the CLI printed (the engine masks a secret's text in the provider's messages).
+    for (const text of printed) expect(text).not.toContain("DKIM1");
     const deployment = JSON.parse(state) as {
       deployment: { resources: { type: string; urn: string; inputs?: Record<string, unknown> }[] };
     };

@@ -1,6 +1,7 @@
 // A Go Automation API inline program on the domainapi provider plugin, through the Go SDK generated
 // from its schema (sdk/go/domainapi): two explicit providers with different keys and base
-// addresses, two templates, a restore, a contacts lookup. test/e2e/plugin-go.test.ts runs it one
+// addresses, two templates, a restore, a contacts lookup, and a restore on the default provider
+// (configured from the stack config `domainapi:*`). test/e2e/plugin-go.test.ts runs it one
 // step at a time (the sandboxes live in the test) and reads what it prints.
 //
 //	go-program up|destroy
@@ -74,6 +75,12 @@ func program(ctx *pulumi.Context) error {
 	if err != nil {
 		return err
 	}
+	// The default provider: the stack config `domainapi:*` (here the test account's).
+	if _, err := domainapi.NewDomainRestore(ctx, "restore-default", &domainapi.DomainRestoreArgs{
+		Domain: pulumi.String("old.example"),
+	}); err != nil {
+		return err
+	}
 	contacts, err := domainapi.GetContacts(ctx, &domainapi.GetContactsArgs{
 		Status: []string{"ok"},
 		Sort:   pulumi.StringRef("handle"),
@@ -112,6 +119,9 @@ func run(step string) error {
 		"testBaseUrl": {Value: os.Getenv("TEST_URL")},
 		"wwwAddress":  {Value: os.Getenv("WWW_ADDRESS")},
 		"apiAddress":  {Value: os.Getenv("API_ADDRESS")},
+		// The default provider's settings, as for the dynamic resources.
+		"domainapi:baseUrl": {Value: os.Getenv("TEST_URL")},
+		"domainapi:apiKey":  {Value: os.Getenv("TEST_KEY"), Secret: true},
 	}
 	if err := stack.SetAllConfig(ctx, settings); err != nil {
 		return err
