@@ -61,7 +61,10 @@ describe("the provider plugin from a YAML program", () => {
 
     // 1. Create: each template on its own sandbox, with its own key (a wrong key would be a 401).
     await run(["up", "--yes"]);
-    expect(Object.keys(ids(live, "web")).sort()).toEqual(["@/A", "@/MX", "@/TXT", "www/A"]);
+    expect(Object.keys(ids(live, "web")).sort()).toEqual(["@/A", "@/MX", "@/TXT", "_restored/TXT", "www/A"]);
+    // A record whose content was unknown in the preview (it comes from the other account's restore).
+    const restoredRecord = live.templateRecords("web")?.find((r) => r.name === "_restored");
+    expect(restoredRecord?.content).toMatch(/^restored at \d{4}-\d\d-\d\dT/);
     expect(Object.keys(ids(test, "staging")).sort()).toEqual([
       "@/A",
       "api/A",
@@ -131,11 +134,16 @@ describe("the provider plugin from a YAML program", () => {
       deployment: { resources: { urn: string; outputs?: { ids?: Record<string, string> } }[] };
     };
     const webState = refreshed.deployment.resources.find((r) => r.urn.endsWith("::web"));
-    expect(Object.keys(webState?.outputs?.ids ?? {}).sort()).toEqual(["@/A", "@/MX", "www/A"]);
+    expect(Object.keys(webState?.outputs?.ids ?? {}).sort()).toEqual([
+      "@/A",
+      "@/MX",
+      "_restored/TXT",
+      "www/A",
+    ]);
     await run(["up", "--yes"]);
     const healed = ids(live, "web");
-    expect(Object.keys(healed).sort()).toEqual(["@/A", "@/MX", "@/TXT", "www/A"]);
-    for (const key of ["@/A", "@/MX", "www/A"]) expect(healed[key]).toBe(webAfter[key]);
+    expect(Object.keys(healed).sort()).toEqual(["@/A", "@/MX", "@/TXT", "_restored/TXT", "www/A"]);
+    for (const key of ["@/A", "@/MX", "_restored/TXT", "www/A"]) expect(healed[key]).toBe(webAfter[key]);
 
     // 4. The keys: encrypted in the state, in no output, in nothing printed.
     const state = await run(["stack", "export"]);
