@@ -1,0 +1,2 @@
+// DNS template records, domain restores and contact lookups of a registrar's Domain Management API.
+package domainapi

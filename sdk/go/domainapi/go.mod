@@ -1,0 +1,5 @@
+module github.com/pulumi-domainapi/sdk/go/domainapi
+
+go 1.25
+
+require github.com/pulumi/pulumi/sdk/v3 v3.259.0
