@@ -6,6 +6,8 @@
  * import * as domainapi from "pulumi-domainapi";
  * new domainapi.DnsTemplateRecords("web", { templateId: "tpl-1", records: [{ name: "@", type: "A", content: "192.0.2.10" }] });
  */
+
+export { type PreviewSource, planComment, planExpectation } from "./cli/review";
 export {
   ClientClosedError,
   ConfigError,

@@ -12,11 +12,11 @@
 import { readFile } from "node:fs/promises";
 import { text } from "node:stream/consumers";
 import { parseArgs } from "node:util";
-import { planMarkdown } from "./markdown";
-import { PreviewInputError, parsePreview, previewErrors } from "./preview";
-import { templatePlans } from "./templatePlans";
+import { EXPECT_PLAN_ENV } from "../records/digest";
+import { PreviewInputError, parsePreview } from "./preview";
+import { planComment, planExpectation } from "./review";
 
-const USAGE = `Usage: domainapi-plan [preview.json]
+const USAGE = `Usage: domainapi-plan [--expect] [preview.json]
 
 Reads the output of \`pulumi preview --json\` (from the file, or from stdin) and writes the plan of
 every DNS template it changes as Markdown, for a pull-request comment:
@@ -24,7 +24,13 @@ every DNS template it changes as Markdown, for a pull-request comment:
   pulumi preview --json > preview.json
   domainapi-plan preview.json > plan.md
 
-Exit status: 0 plan written, 2 the input is not a \`pulumi preview --json\` document.`;
+With --expect, writes instead the ${EXPECT_PLAN_ENV} value of the reviewed plans: given to
+\`pulumi up\`, it applies exactly these plans and refuses any template whose plan differs.
+
+  ${EXPECT_PLAN_ENV}="$(domainapi-plan --expect preview.json)" pulumi up
+
+Exit status: 0 plan written, 2 the input is not a \`pulumi preview --json\` document (or, with
+--expect, the preview failed or a plan is known only during \`pulumi up\`).`;
 
 /** Where the command reads and writes; the real process's streams by default. */
 export interface PlanCommandIo {
@@ -42,14 +48,16 @@ export interface PlanCommandIo {
 export async function runPlanCommand(args: readonly string[], io: PlanCommandIo = process): Promise<number> {
   let positionals: string[];
   let help: boolean | undefined;
+  let expectation: boolean | undefined;
   try {
     const parsed = parseArgs({
       args: [...args],
       allowPositionals: true,
-      options: { help: { type: "boolean", short: "h" } },
+      options: { help: { type: "boolean", short: "h" }, expect: { type: "boolean" } },
     });
     positionals = parsed.positionals;
     help = parsed.values.help;
+    expectation = parsed.values.expect;
   } catch (err) {
     io.stderr.write(`domainapi-plan: ${err instanceof Error ? err.message : String(err)}\n\n${USAGE}\n`);
     return 2;
@@ -66,7 +74,18 @@ export async function runPlanCommand(args: readonly string[], io: PlanCommandIo 
   try {
     const input = file === undefined || file === "-" ? await text(io.stdin) : await readInput(file);
     const preview = parsePreview(input);
-    io.stdout.write(planMarkdown(templatePlans(preview), previewErrors(preview)));
+    if (!expectation) {
+      io.stdout.write(planComment(preview));
+      return 0;
+    }
+    const value = planExpectation(preview);
+    if (value === undefined) {
+      io.stderr.write(
+        "domainapi-plan: no plan to expect: the preview failed, or a template's records are known only during `pulumi up`\n",
+      );
+      return 2;
+    }
+    io.stdout.write(`${value}\n`);
     return 0;
   } catch (err) {
     io.stderr.write(`domainapi-plan: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -18,6 +18,7 @@ import {
   previewErrors,
   previewFromEngineEvents,
 } from "../../provider/cli/preview";
+import { planComment, planExpectation } from "../../provider/cli/review";
 import { TEMPLATE_RECORDS_TYPES, templatePlans } from "../../provider/cli/templatePlans";
 
 const TEMPLATE_RECORDS_TYPE = TEMPLATE_RECORDS_TYPES[0]!;
@@ -441,6 +442,36 @@ describe("the domainapi-plan command", () => {
   it("--help prints the usage", async () => {
     const { code, stdout } = await runCommand(["--help"]);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^Usage: domainapi-plan \[preview\.json\]/);
+    expect(stdout).toMatch(/^Usage: domainapi-plan \[--expect\] \[preview\.json\]/);
+  });
+});
+
+describe("domainapi-plan --expect and the renderer for the Automation API", () => {
+  const text = fixture("update.json");
+
+  it("prints the DOMAINAPI_EXPECT_PLAN value of the reviewed plans, one templateId=digest pair each", async () => {
+    const { code, stdout } = await runCommand(["--expect"], text);
+    expect(code).toBe(0);
+    const pairs = stdout.trim().split(" ");
+    const plans = templatePlans(parsePreview(text));
+    expect(pairs).toEqual(plans.map((p) => `${p.templateId}=${p.digest}`));
+    for (const pair of pairs) expect(pair).toMatch(/^[^=\s]+=[0-9a-f]{16}$/);
+    // The Markdown names each digest, and the same value to copy.
+    const md = markdownOf(text);
+    for (const p of plans) expect(md).toContain(`Plan digest \`${p.digest}\``);
+    expect(md).toContain(`DOMAINAPI_EXPECT_PLAN=${stdout.trim()}`);
+  });
+
+  it("refuses to print an expectation for a failed preview", async () => {
+    const { code, stdout, stderr } = await runCommand(["--expect"], fixture("failed.json"));
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toMatch(/the preview failed/);
+  });
+
+  it("planComment and planExpectation give the same from engine events as from the preview document", () => {
+    const events = JSON.parse(fixture("update.events.json"));
+    expect(planComment(events)).toBe(markdownOf(text));
+    expect(planExpectation(events)).toBe(planExpectation(parsePreview(text)));
   });
 });
