@@ -13,6 +13,7 @@ import {
   toUpdateItem,
   toWireRecord,
 } from "../../provider/records/model";
+import { validateRecords } from "../../provider/records/validate";
 import { recordArb, recordsArb } from "./records-arbitraries";
 
 const VALID: Record<"MX" | "SRV", RecordSpec> = {
@@ -173,5 +174,23 @@ describe("model: properties", () => {
         expect(update).toEqual({ record_id: id, name: r.name, content: r.content, ...numbersOf(r) });
       }),
     );
+  });
+});
+
+describe("RFC 5952 form of IPv6 addresses", () => {
+  // model.ts promises "IPv6 addresses in RFC 5952 form". RFC 5952 section 5 recommends the mixed
+  // notation for IPv4-mapped addresses (::ffff:0:0/96), as glibc's inet_ntop writes them; the
+  // WHATWG URL serializer used by canonicalIPv6 writes them in hex instead, so a
+  // program's "::ffff:192.0.2.1" is stored and shown as "::ffff:c000:201".
+  it("keeps the dotted form of an IPv4-mapped address", () => {
+    expect(normalizeRecord({ name: "@", type: "AAAA", content: "::ffff:192.0.2.1" }).content).toBe(
+      "::ffff:192.0.2.1",
+    );
+    expect(normalizeRecord({ name: "@", type: "AAAA", content: "::FFFF:C000:0201" }).content).toBe(
+      "::ffff:192.0.2.1",
+    );
+    expect(validateRecords([{ name: "@", type: "AAAA", content: "::ffff:192.0.2.1" }]).records).toEqual([
+      { name: "@", type: "AAAA", content: "::ffff:192.0.2.1" },
+    ]);
   });
 });
