@@ -111,7 +111,7 @@ describe("domainapi-plan and up agree on every mode", () => {
       if (purge) {
         expect(plan?.reason).toEqual({ kind: "rewritten", why: "unknown-add" });
         expect(sent().map((r) => r.method)).toEqual(["PUT"]);
-        expect((sent()[0]?.body as { records: unknown[] }).records).toHaveLength(base.length + 1);
+        expect((sent()[0]!.body as { records: unknown[] }).records).toHaveLength(base.length + 1);
       } else {
         // The program declares the record whose add is of unknown outcome: nothing is sent for it.
         expect(plan?.corrections).toEqual([]);
@@ -127,7 +127,7 @@ describe("domainapi-plan and up agree on every mode", () => {
     const plan = reviewed("delete", olds, undefined);
     await records.delete("tpl-3/x", olds);
     expect(plan?.corrections.map((c) => c.kind)).toEqual(base.map(() => "delete"));
-    const dels = (sent()[0]?.body as { del: Array<{ record_id: string }> }).del
+    const dels = (sent()[0]!.body as { del: Array<{ record_id: string }> }).del
       .map((d) => d.record_id)
       .sort();
     expect(dels).toEqual(plan?.corrections.map((c) => c.recordId).sort());

@@ -1,12 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PatchRecordsBodySchema } from "../../provider/client/wire";
-import {
-  applyAccepted,
-  type HeldRecord,
-  type KeyedRecord,
-  namesRecordIds,
-} from "../../provider/records/corrections";
+import { applyAccepted, type HeldRecord, type KeyedRecord } from "../../provider/records/corrections";
 import { identityOf, type RecordSpec, toUpdateItem } from "../../provider/records/model";
 import { type PatchPlan as Plan, planDelete, planUpdate } from "./planning";
 import {
