@@ -128,7 +128,7 @@ function expectationSection(plans: readonly TemplatePlan[]): string[] {
   const reviewed = plans.flatMap((p) =>
     p.digest && !p.unknown ? [{ templateId: p.templateId, digest: p.digest }] : [],
   );
-  if (reviewed.length === 0 || plans.some((p) => p.unknown)) return [];
+  if (plans.some((p) => p.unknown)) return [];
   return [
     `To apply exactly this plan, run \`pulumi up\` with ${inlineCode(EXPECT_PLAN_ENV)} set as below: a template whose plan differs is then refused.`,
     fenced("text", [visible(`${EXPECT_PLAN_ENV}=${formatExpectation(reviewed)}`)]).join("\n"),
@@ -154,7 +154,8 @@ function expectationSection(plans: readonly TemplatePlan[]): string[] {
 export function planMarkdown(plans: readonly TemplatePlan[], errors: readonly string[] = []): string {
   const failure = errors.length > 0 ? [failureSection(errors)] : [];
   if (plans.length === 0) {
-    return `${[PLAN_HEADING, ...failure, errors.length > 0 ? NOTHING_PLANNED : NO_CHANGES].join("\n\n")}\n`;
+    const nothing = errors.length > 0 ? [NOTHING_PLANNED] : [NO_CHANGES, ...expectationSection(plans)];
+    return `${[PLAN_HEADING, ...failure, ...nothing].join("\n\n")}\n`;
   }
   const sections = plans.map((p) => templateSection(p).join("\n"));
   const expectation = errors.length > 0 ? [] : expectationSection(plans);

@@ -38,16 +38,19 @@ export interface ReviewedPlan {
   digest: string;
 }
 
+/** The expectation of a review in which no template was to change: any change is then refused. */
+const NOTHING = "none";
+
 /**
  * The `DOMAINAPI_EXPECT_PLAN` value for reviewed plans: `templateId=digest` pairs separated by
  * spaces (template ids are single path segments without spaces; `=` may appear in them, so the
- * digest is what follows the last `=`).
+ * digest is what follows the last `=`), or `none` when nothing was to change.
  *
  * @example
  * formatExpectation([{ templateId: "web", digest: "3f2a9c1e0b7d4a55" }]); // "web=3f2a9c1e0b7d4a55"
  */
 export function formatExpectation(plans: readonly ReviewedPlan[]): string {
-  return plans.map((p) => `${p.templateId}=${p.digest}`).join(" ");
+  return plans.length === 0 ? NOTHING : plans.map((p) => `${p.templateId}=${p.digest}`).join(" ");
 }
 
 /**
@@ -58,6 +61,7 @@ export function formatExpectation(plans: readonly ReviewedPlan[]): string {
  */
 export function parseExpectation(value: string | undefined): ReviewedPlan[] | undefined {
   if (value === undefined || value.trim() === "") return undefined;
+  if (value.trim() === NOTHING) return [];
   return value
     .trim()
     .split(/\s+/)

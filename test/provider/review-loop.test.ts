@@ -200,6 +200,14 @@ describe("up applies only the reviewed plan (DOMAINAPI_EXPECT_PLAN)", () => {
     expect(sent()[0]?.body).toHaveProperty("del");
   });
 
+  it("`none` (a review in which nothing was to change) refuses any change", async () => {
+    const olds = await deployed("tpl-5", true);
+    const news = await checked({ templateId: "tpl-5", records: base.slice(0, 3) }, olds);
+    process.env.DOMAINAPI_EXPECT_PLAN = "none";
+    await expect(records.update("tpl-5", olds, news)).rejects.toThrow(/no plan of this template was reviewed/);
+    expect(sent()).toEqual([]);
+  });
+
   it("names a malformed expectation and the form expected", async () => {
     process.env.DOMAINAPI_EXPECT_PLAN = "tpl-1";
     const inputs = await checked({ templateId: "tpl-1", records: base });

@@ -26,6 +26,20 @@ const TEMPLATE_RECORDS_TYPE = TEMPLATE_RECORDS_TYPES[0]!;
 import { UNKNOWN } from "../../provider/engine";
 
 const fixtures = path.join(__dirname, "..", "fixtures", "preview");
+
+/** The whole plan of a preview that changes no template: and `up` may then change none. */
+const NOTHING_TO_CHANGE = [
+  PLAN_HEADING,
+  "",
+  NO_CHANGES,
+  "",
+  "To apply exactly this plan, run `pulumi up` with `DOMAINAPI_EXPECT_PLAN` set as below: a template whose plan differs is then refused.",
+  "",
+  "```text",
+  "DOMAINAPI_EXPECT_PLAN=none",
+  "```",
+  "",
+].join("\n");
 const fixture = (name: string) => fs.readFileSync(path.join(fixtures, name), "utf8");
 function markdownOf(text: string): string {
   const preview = parsePreview(text);
@@ -163,7 +177,7 @@ describe("the plan of a real preview (captured from the engine)", () => {
     const ops = JSON.parse(same).steps.map((s: { op: string; urn: string }) => s.op);
     expect(ops.length).toBeGreaterThan(3);
     expect(new Set(ops)).toEqual(new Set(["same"]));
-    expect(markdownOf(same)).toBe(`${PLAN_HEADING}\n\n${NO_CHANGES}\n`);
+    expect(markdownOf(same)).toBe(NOTHING_TO_CHANGE);
   });
 
   it("a preview that failed (an invalid record) says so first, with the engine's error, and claims no 'no changes'", () => {
@@ -271,7 +285,7 @@ describe("the plan of each kind of step", () => {
       step("delete-replaced", "web", { olds: held, news }),
       step("same", "web", { olds: held, news: declared(held.records) }),
     );
-    expect(markdownOf(text)).toBe(`${PLAN_HEADING}\n\n${NO_CHANGES}\n`);
+    expect(markdownOf(text)).toBe(NOTHING_TO_CHANGE);
   });
 
   it("resources that are not DnsTemplateRecords are ignored", () => {
@@ -285,7 +299,7 @@ describe("the plan of each kind of step", () => {
       step("update", "web", { olds: held, news: declared(held.records) }, "pulumi-nodejs:dynamic:Resource"),
       step("create", "bucket", { news: { templateId: "web", records: {} } }, "aws:s3/bucket:Bucket"),
     );
-    expect(markdownOf(text)).toBe(`${PLAN_HEADING}\n\n${NO_CHANGES}\n`);
+    expect(markdownOf(text)).toBe(NOTHING_TO_CHANGE);
   });
 
   it("a change of settings only (no record changes) says there are no DNS record changes", () => {
