@@ -204,7 +204,9 @@ describe("up applies only the reviewed plan (DOMAINAPI_EXPECT_PLAN)", () => {
     const olds = await deployed("tpl-5", true);
     const news = await checked({ templateId: "tpl-5", records: base.slice(0, 3) }, olds);
     process.env.DOMAINAPI_EXPECT_PLAN = "none";
-    await expect(records.update("tpl-5", olds, news)).rejects.toThrow(/no plan of this template was reviewed/);
+    await expect(records.update("tpl-5", olds, news)).rejects.toThrow(
+      /no plan of this template was reviewed/,
+    );
     expect(sent()).toEqual([]);
   });
 
