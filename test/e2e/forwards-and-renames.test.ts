@@ -35,7 +35,7 @@ const line = (r: { name: string; type: string; content: string }) => `${r.name} 
 /** Every id the resource's state holds (a forward's are a list). */
 async function stateIds(stack: TestStack): Promise<string[]> {
   const [resource] = await stack.resources("pulumi-nodejs:dynamic/domainapi:DnsTemplateRecords");
-  const ids = (resource?.outputs as { ids: Record<string, string | string[]> }).ids;
+  const ids = (resource!.outputs as { ids: Record<string, string | string[]> }).ids;
   return Object.values(ids).flat().sort();
 }
 
