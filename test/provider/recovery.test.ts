@@ -2,7 +2,7 @@
  * Recovery from records removed outside Pulumi, and from answers that cannot be attributed, at the
  * cost DECISIONS.md allows: counted as the sandbox saw the requests (not as the provider says).
  */
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import * as records from "../../provider/records/provider";
 import { PROVIDER, useConfiguredSandbox } from "./helpers";
 
@@ -133,5 +133,28 @@ describe("adds of unknown outcome without purge", () => {
     const forgotten = await records.update("tpl-4/x", withLost, without);
     expect(changing()).toEqual([]);
     expect((forgotten.outs as Props).untrackedRecords).toBeUndefined();
+  });
+});
+
+describe("progress", () => {
+  it("logs each correction as it is carried out, with its id, so a long `up` says what it is doing", async () => {
+    const said: string[] = [];
+    const spy = vi.spyOn(console, "log").mockImplementation((line: unknown) => {
+      said.push(String(line));
+    });
+    try {
+      const inputs = await checked({ templateId: "tpl-5", records: txt(3), purge: false });
+      await records.create(inputs);
+    } finally {
+      spy.mockRestore();
+    }
+    const ids = (sandbox.templateRecords("tpl-5") ?? []).map((r) => r.record_id);
+    const done = said.filter((l) => l.startsWith("info: [runtime] template tpl-5: + CREATE"));
+    // One line per add, after its answer: in the order sent, each naming the id the API gave.
+    expect(done).toEqual(
+      txt(3).map(
+        (r, i) => `info: [runtime] template tpl-5: + CREATE ${r.name} TXT ${r.content} (id ${ids[i]})`,
+      ),
+    );
   });
 });
