@@ -20,64 +20,59 @@ export interface VanishedSearch {
   rewrite: boolean;
 }
 
-/** A group of corrections still to search, and whether it is known to hold a vanished record. */
-interface Task {
-  group: NamingCorrection[];
-  refused: boolean;
-}
-
 /** A probe: the caller sends a PATCH of these corrections and resumes with `true` when accepted. */
 type Probe = Generator<NamingCorrection[], void, boolean>;
 
 /**
- * Searches `group`, known to hold at least one vanished record. Groups are halved (a refused group
- * whose first half is accepted needs no question about its second half), so `k` vanished among `n`
- * cost about `2k log2(n/k)` probes. A probe that is refused resolves nothing, so halving is
- * allowed only while asking every unresolved record on its own would still keep the whole search
- * within `n + log2(n)` probes: a wiped template is then asked record by record, about `n`
- * probes, never the `2n` of halving all the way down.
+ * Searches `items`, known to hold at least one vanished record, front to back by galloping: probes
+ * of 1, 2, 4, ... records while they are accepted (each accepted probe applies its items), and a
+ * refused probe is halved down to the first vanished record in it, after which the search goes on
+ * from the next record at the same probe size. A refused probe of one record names a vanished one,
+ * so a wiped template costs one probe per record (n), and one vanished record among n about
+ * 2·log2(n). The last unresolved record of a range known to be refused needs no question. A probe
+ * is made smaller whenever its worst case (refused, then halved) could take the search past
+ * n + log2(n) probes in all: never more.
  */
-function* searchRefused(group: NamingCorrection[], found: NamingCorrection[]): Probe {
-  const budget = group.length + Math.ceil(Math.log2(Math.max(group.length, 2)));
-  const tasks: Task[] = [{ group, refused: true }];
+function* searchRefused(items: readonly NamingCorrection[], found: NamingCorrection[]): Probe {
+  const n = items.length;
+  const budget = n + Math.ceil(Math.log2(Math.max(n, 2)));
   let asked = 0;
-  let unresolved = group.length;
-  const ask = function* (probe: NamingCorrection[]): Generator<NamingCorrection[], boolean, boolean> {
+  let next = 0; // items before `next` are resolved
+  let size = 1;
+  let restRefused = true; // nothing found yet: the rest holds a vanished record
+  const ask = function* (from: number, to: number): Generator<NamingCorrection[], boolean, boolean> {
     asked++;
-    const accepted = yield probe;
-    if (accepted) unresolved -= probe.length;
-    return accepted;
+    return yield items.slice(from, to);
   };
-  for (let task = tasks.pop(); task !== undefined; task = tasks.pop()) {
-    const { group: items, refused } = task;
-    if (refused && items.length === 1) {
-      found.push(items[0]!);
-      unresolved--;
+  while (next < n) {
+    if (restRefused && next === n - 1) {
+      found.push(items[next]!);
+      return;
+    }
+    // The probe may be refused and then halved (1 + log2 of its size questions) while resolving
+    // one record: smaller probes while that could exceed the budget (a single record always fits).
+    const known = (g: number) => g === n - next && restRefused;
+    const cost = (g: number) => (known(g) ? 0 : 1) + Math.ceil(Math.log2(g)) + (n - next - 1);
+    let g = Math.min(size, n - next);
+    while (g > 1 && asked + cost(g) > budget) g = Math.ceil(g / 2);
+    size = g;
+    const end = next + g;
+    // The whole rest, when it is known refused, needs no question.
+    if (!known(g) && (yield* ask(next, end))) {
+      next = end;
+      size *= 2;
       continue;
     }
-    if (asked + 1 + unresolved > budget) {
-      // One by one from here; the last record of a refused group needs no question when the
-      // others were all accepted.
-      for (const [i, c] of items.entries()) {
-        const last = i === items.length - 1;
-        if (refused && last && !found.some((f) => items.includes(f))) {
-          found.push(c);
-          unresolved--;
-        } else if (!(yield* ask([c]))) {
-          found.push(c);
-          unresolved--;
-        }
-      }
-      continue;
+    // [next, hi) holds a vanished record: halve it down to the first one.
+    let hi = end;
+    while (hi - next > 1) {
+      const middle = next + Math.ceil((hi - next) / 2);
+      if (yield* ask(next, middle)) next = middle;
+      else hi = middle;
     }
-    if (!refused) {
-      if (!(yield* ask(items))) tasks.push({ group: items, refused: true });
-      continue;
-    }
-    const middle = Math.ceil(items.length / 2);
-    const [first, second] = [items.slice(0, middle), items.slice(middle)];
-    if (yield* ask(first)) tasks.push({ group: second, refused: true });
-    else tasks.push({ group: second, refused: false }, { group: first, refused: true });
+    found.push(items[next]!);
+    next++;
+    restRefused = false;
   }
 }
 
