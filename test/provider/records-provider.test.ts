@@ -5,6 +5,8 @@
 
 import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { DomainApiError } from "../../provider/client/errors";
+import { PartialFailure } from "../../provider/partialFailure";
 import * as records from "../../provider/records/provider";
 import { configureFor, failurePath, PROVIDER } from "./helpers";
 
@@ -310,6 +312,66 @@ describe("records changed outside Pulumi", () => {
       /1 to update.*; then all 3 records rewritten with one PUT to restore what was removed outside Pulumi/,
     );
     expect(idsOf(updated.outs as Props)).toEqual(
+      (sandbox.templateRecords("tpl-1") ?? []).map((r) => r.record_id).sort(),
+    );
+  });
+
+  it("the verifying PATCH dropped on every attempt, then answered 503: each up fails naming why, nothing is changed, the next up converges", async () => {
+    const inputs = await checked({ templateId: "tpl-1", records: web, purge: false });
+    const created = await records.create(inputs);
+    const apex = (sandbox.templateRecords("tpl-1") ?? []).find((r) => r.type === "A");
+    sandbox.deleteRecord("tpl-1", apex?.record_id as string);
+    const before = heldIn("tpl-1");
+    const changed = web.map((r) => (r.type === "MX" ? { ...r, content: "mx2.example.net" } : r));
+    const next = await checked({ templateId: "tpl-1", records: changed, purge: false }, inputs);
+    const olds: Props = { ...(created.outs as Props), __provider: PROVIDER };
+
+    const unchanged = (err: Error & { properties?: Props }) => {
+      // Nothing was applied: the state keeps what it held, and the template is as it was.
+      expect(err).toBeInstanceOf(PartialFailure);
+      expect(err.properties?.ids).toEqual(olds.ids);
+      expect(err.properties?.records).toEqual(olds.records);
+      expect(String(err.properties?.lastPlan)).toMatch(/^failed: /);
+      expect(heldIn("tpl-1")).toEqual(before);
+    };
+
+    sandbox.clearRequests();
+    sandbox.addFault({ method: "PATCH", drop: "before", times: 10 });
+    const dropped = await failureOf(() => records.update("tpl-1", olds, next));
+    // The verifying PATCH carries no add, so it is safe to repeat: resent as maxRetries allows.
+    expect(sandbox.requests.map((r) => `${r.method} ${r.dropped}`)).toEqual(["PATCH before", "PATCH before"]);
+    const lost = dropped.cause as DomainApiError;
+    expect(lost).toBeInstanceOf(DomainApiError);
+    expect(lost).toMatchObject({
+      code: "DOMAINAPI_NETWORK",
+      method: "PATCH",
+      outcome: "unknown",
+      retryable: true,
+      attempts: 2,
+    });
+    expect(dropped.message).toMatch(
+      /^PATCH \/v2\/dns\/templates\/tpl-1\/records lost the connection .* after 2 attempts\. The request is safe to repeat: run the operation again\./,
+    );
+    // No add was sent, so nothing may be said about one being added twice.
+    expect(dropped.message).not.toMatch(/being added|added again|duplicate/);
+    unchanged(dropped);
+
+    sandbox.clearFaults();
+    sandbox.clearRequests();
+    sandbox.addFault({ method: "PATCH", respond: { status: 503 }, times: 10 });
+    const busy = await failureOf(() => records.update("tpl-1", dropped.properties as Props, next));
+    expect(sandbox.requests.map((r) => `${r.method} ${r.status}`)).toEqual(["PATCH 503", "PATCH 503"]);
+    expect(busy.cause).toMatchObject({ status: 503, outcome: "not-applied", attempts: 2 });
+    expect(busy.message).toMatch(
+      /^PATCH \/v2\/dns\/templates\/tpl-1\/records returned 503 Service Unavailable \(after 2 attempts\)/,
+    );
+    expect(busy.message).toMatch(/\[DOMAINAPI_HTTP, HTTP 503, outcome: not-applied\]/);
+    unchanged(busy);
+
+    sandbox.clearFaults();
+    const converged = await records.update("tpl-1", busy.properties as Props, next);
+    expect(heldIn("tpl-1")).toEqual(["@ A 192.0.2.10", "@ MX 10 mx2.example.net", "www CNAME {domainname}."]);
+    expect(idsOf(converged.outs as Props)).toEqual(
       (sandbox.templateRecords("tpl-1") ?? []).map((r) => r.record_id).sort(),
     );
   });

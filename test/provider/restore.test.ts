@@ -8,6 +8,7 @@ import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { DomainApiError, DomainNotInAccountError } from "../../provider/client/errors";
 import { domainRestoreProvider } from "../../provider/dynamic";
+import { PartialFailure } from "../../provider/partialFailure";
 import * as restore from "../../provider/restore/provider";
 import { configureFor, PROVIDER } from "./helpers";
 
@@ -303,15 +304,68 @@ describe("create", () => {
   it.each([
     [401, "Authentication failed"],
     [403, "Authentication failed"],
-    [429, "asked to wait 3600 s"],
   ])(
     "the confirming repeat does not settle on a %i: the error is passed on and the state stays unconfirmed",
     async (status, says) => {
       const { olds, inputs } = await unconfirmed("live.example");
-      sandbox.addFault({ method: "POST", respond: { status, retryAfter: "3600" } });
+      sandbox.addFault({ method: "POST", respond: { status } });
       const err = await failureOf(() => restore.update("live.example", olds, inputs));
       expect((err as DomainApiError).status).toBe(status);
       expect(err.message).toContain(says);
+    },
+  );
+
+  // A 408 (the API gave up waiting for the request) and a 429 (the API pacing us) are refusals that
+  // say nothing about the domain: neither may be taken for "no longer in quarantine". The domain is
+  // still quarantined here, so a confirmation would record a restore that never happened.
+  it.each([
+    [408, {}, /POST \/v2\/domains\/shop\.example\/restore returned 408/],
+    [429, { retryAfter: "3600" }, /asked to wait 3600 s/],
+  ])(
+    "a %i on the confirming repeat is no confirmation: the error is passed on, the state stays unconfirmed, and the next up asks again",
+    async (status, extra, says) => {
+      const { olds, inputs } = await unconfirmed("shop.example");
+      const stored = structuredClone(olds);
+      const words = `request not handled (status ${status})`;
+      sandbox.addFault({
+        method: "POST",
+        respond: { status, body: JSON.stringify({ message: words }), ...extra },
+      });
+      const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+      let err: Error;
+      try {
+        err = await failureOf(() => restore.update("shop.example", olds, inputs));
+        expect(warn.mock.calls.map((args) => String(args[0])).join("\n")).not.toMatch(
+          /refused a second restore/,
+        );
+      } finally {
+        warn.mockRestore();
+      }
+      // What it says: the API's status and words, and that the request was sent once, unapplied.
+      expect(err).toBeInstanceOf(DomainApiError);
+      const typed = err as DomainApiError;
+      expect(typed.status).toBe(status);
+      expect(typed.outcome).toBe("not-applied");
+      expect(typed.apiMessage).toBe(words);
+      expect(err.message).toMatch(says);
+      expect(err.message).toContain(`: ${words}.`);
+      expect(err.message).not.toMatch(/Recorded as restored/);
+      // What the state says: an error without id and properties is no partial failure, so the
+      // engine keeps the stored state as it was: unconfirmed, no restoredAt.
+      expect(err).not.toBeInstanceOf(PartialFailure);
+      expect(err).not.toHaveProperty("properties");
+      expect(olds).toEqual(stored);
+      expect(olds).toMatchObject({ unconfirmed: true });
+      expect(olds).not.toHaveProperty("restoredAt");
+      expect(posts().map((r) => r.status)).toEqual([status]);
+      expect(sandbox.domainStatus("shop.example")).toBe("quarantined");
+
+      // The next up, from that state, asks again; this time the API restores the domain.
+      sandbox.clearRequests();
+      const restored = await restore.update("shop.example", olds, inputs);
+      expect(posts().map((r) => r.status)).toEqual([204]);
+      expect(sandbox.domainStatus("shop.example")).toBe("active");
+      expect(restored.outs).toEqual({ domain: "shop.example", restoredAt: expect.stringMatching(DATETIME) });
     },
   );
 

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PatchRecordsBodySchema } from "../../provider/client/wire";
 import { applyAccepted, type HeldRecord, type KeyedRecord } from "../../provider/records/corrections";
-import { identityOf, type RecordSpec, toUpdateItem } from "../../provider/records/model";
+import { identityOf, type RecordSpec } from "../../provider/records/model";
 import { type PatchPlan as Plan, planDelete, planUpdate } from "./planning";
 import {
   distinctKeyedArb,
@@ -23,6 +23,54 @@ function execute(current: readonly HeldRecord[], plan: Plan): HeldRecord[] {
     held = applyAccepted(held, request.corrections, ids);
   }
   return held;
+}
+
+/** The numbers each type takes on the wire (DECISIONS, "Wire format"); every other type takes none. */
+const WIRE_NUMBERS: Record<string, readonly ("priority" | "weight" | "port")[]> = {
+  MX: ["priority"],
+  SRV: ["priority", "weight", "port"],
+};
+
+function wireNumbers(type: string, item: Record<string, unknown>): Partial<RecordSpec> {
+  const numbers: Partial<RecordSpec> = {};
+  for (const field of WIRE_NUMBERS[type] ?? []) {
+    expect(typeof item[field], `${type} ${field} sent`).toBe("number");
+    numbers[field] = item[field] as number;
+  }
+  for (const field of ["priority", "weight", "port"]) {
+    if (!(WIRE_NUMBERS[type] ?? []).includes(field as "priority")) expect(item[field]).toBeUndefined();
+  }
+  return numbers;
+}
+
+/**
+ * The template a service holds after every request's wire body, applied as the sandbox does (the
+ * request checked whole, then del, update, add; fresh ids): an oracle that reads only what is sent,
+ * never the planner's own corrections or how the provider folds the answers.
+ */
+function serve(current: readonly HeldRecord[], plan: Plan): Array<RecordSpec & { recordId: string }> {
+  const template = new Map(current.map((r) => [r.recordId, withoutId(r)]));
+  let next = 0;
+  for (const { body } of plan.requests) {
+    const named = [...(body.del ?? []), ...(body.update ?? [])].map((item) => item.record_id);
+    for (const id of named) expect(template.has(id), `request names unknown id ${id}`).toBe(true);
+    for (const { record_id } of body.del ?? []) template.delete(record_id);
+    for (const item of body.update ?? []) {
+      expect(item).not.toHaveProperty("type");
+      const { type } = template.get(item.record_id)!;
+      template.set(item.record_id, {
+        name: item.name,
+        type,
+        content: item.content,
+        ...wireNumbers(type, item),
+      });
+    }
+    for (const item of body.add ?? []) {
+      const { name, type, content } = item;
+      template.set(`new-${next++}`, { name, type, content, ...wireNumbers(type, item) });
+    }
+  }
+  return [...template].map(([recordId, r]) => ({ ...r, recordId }));
 }
 
 /** Size of the multiset intersection of two record lists, ids and keys ignored. */
@@ -49,9 +97,16 @@ describe("planUpdate: properties", () => {
   it("reaches exactly the desired multiset when every request is applied, purge or not", () => {
     fc.assert(
       fc.property(heldArb, keyedArb, purgeArb, (current, desired, purge) => {
-        const final = execute(current, planUpdate(current, desired, { purge }));
-        expect(multiset(final)).toEqual(multiset(desired));
+        const plan = planUpdate(current, desired, { purge });
+        // What the service holds, from the bodies sent, is exactly the declaration...
+        const template = serve(current, plan);
+        expect(multiset(template)).toEqual(multiset(desired));
+        // ...and the state the provider folds from the answers says the same, id for id.
+        const final = execute(current, plan);
         expect(new Set(final.map((r) => r.recordId)).size).toBe(final.length);
+        const byId = (rs: ReadonlyArray<RecordSpec & { recordId: string }>) =>
+          Object.fromEntries(rs.map((r) => [r.recordId, withoutId(r)]));
+        expect(byId(final)).toEqual(byId(template));
       }),
       { numRuns: 500 },
     );
@@ -160,8 +215,16 @@ describe("planUpdate: properties", () => {
           return;
         }
         const items = first.body.update ?? [];
+        // Built here from the held record and the wire table, not by the provider's toUpdateItem.
         for (const { from } of plan.unchanged) {
-          expect(items).toContainEqual(toUpdateItem(from.recordId, from));
+          const numbers: Record<string, number | undefined> = {};
+          for (const field of WIRE_NUMBERS[from.type] ?? []) numbers[field] = from[field];
+          expect(items).toContainEqual({
+            record_id: from.recordId,
+            name: from.name,
+            content: from.content,
+            ...numbers,
+          });
         }
         const verified = first.corrections.filter((c) => c.kind === "verify");
         expect(verified.map((c) => c.from)).toEqual(plan.unchanged.map((u) => u.from));
