@@ -7,6 +7,7 @@
 import type { Sandbox } from "domainapi-sandbox";
 import { startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { failurePath } from "../provider/helpers";
 import { domainapi, type TestStack } from "./harness";
 import { API_KEY, type DesiredRecord, programFor, recordsStack } from "./records-helpers";
 
@@ -22,11 +23,29 @@ const declared: DesiredRecord[] = [
   { name: "xn--bcher-kva", type: "CNAME", content: "xn--mnchen-3ya.example." },
 ];
 
-/** The provider's check() as the engine calls it, from the built package. */
+/**
+ * The provider's check() as the engine calls it, from the built package, configured as the engine
+ * would (well-formed settings: check() fails on malformed ones first, as `up` would). Each failure
+ * is given by the path it is about (a path into the records leads the reason).
+ */
 async function check(records: DesiredRecord[]) {
-  const { check } = domainapi().dnsTemplateRecordsProvider;
-  if (!check) throw new Error("the provider has no check()");
-  return check({}, { templateId: "tpl-1", records });
+  const { check, configure } = domainapi().dnsTemplateRecordsProvider;
+  if (!check || !configure) throw new Error("the provider has no check() or configure()");
+  const settings: Record<string, string> = {
+    "domainapi:apiKey": API_KEY,
+    "domainapi:baseUrl": "http://127.0.0.1:9",
+  };
+  await configure({
+    config: { get: (k: string) => settings[k], require: (k: string) => settings[k] as string },
+  } as never);
+  const result = await check({}, { templateId: "tpl-1", records });
+  return {
+    ...result,
+    failures: result.failures?.map((f: { property: string; reason: string }) => ({
+      property: failurePath(f),
+      reason: f.reason,
+    })),
+  };
 }
 
 describe("record content as sent", () => {
