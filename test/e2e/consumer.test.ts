@@ -250,8 +250,9 @@ describe("the packed package", () => {
   it("holds only what a user needs: the built provider, README, the docs it links, CHANGELOG; no sandbox", async () => {
     const { files } = packJson(await npm(["pack", "--dry-run", "--json", "--ignore-scripts"], repoRoot));
     const paths = files.map((f) => f.path).sort();
+    // The provider plugin's launcher and schema ride along: every language's programs use them.
     const allowed =
-      /^(dist\/provider\/.+\.(js|d\.ts)|docs\/[\w-]+\.md|README\.md|CHANGELOG\.md|LICENSE|package\.json)$/;
+      /^(dist\/provider\/.+\.(js|d\.ts)|dist\/provider\/plugin\/schema\.json|pulumi-resource-domainapi|docs\/[\w-]+\.md|README\.md|CHANGELOG\.md|LICENSE|package\.json)$/;
     // The sandbox (server, admin API, faults, personalities) is its own package.
     expect(paths.filter((p) => /^dist\/.*(sandbox|admin|fault|personalit)/i.test(p))).toEqual([]);
     expect(paths.filter((p) => !allowed.test(p))).toEqual([]);
