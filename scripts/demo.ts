@@ -4,10 +4,10 @@
  * Starts the sandbox (its `domainapi-sandbox` bin, a child process on a free loopback port), runs
  * `pulumi up` of the quickstart on a local state backend and prints what it made. Then it changes
  * the program as a pull request would (in the `web` template one record changed, one added, one
- * removed: as data, the stack config the quickstart reads its `web` records from), previews it,
- * prints the keyed diff and the plan a pull request gets (the preview saved as `pulumi preview
- * --json` prints it, then the `domainapi-plan` bin), runs the update and prints which record ids
- * were kept and which are new. Finally it destroys the stack and stops the sandbox. With `--keep`
+ * removed: as data, the stack config the quickstart reads its `web` records from), previews it with
+ * `pulumi preview --json`, prints the keyed diff from that document and the plan a pull request
+ * gets from it (the `domainapi-plan` bin), runs the update and prints which record ids were kept
+ * and which are new. Finally it destroys the stack and stops the sandbox. With `--keep`
  * the stack and the sandbox stay, and the demo prints how to reach them and how to clean up.
  *
  *   npm run demo               # up, change, preview, plan, update, ids, destroy, stop
@@ -32,7 +32,7 @@ import {
   summary,
   write,
 } from "./demo/output.ts";
-import { keyedDiff, planMarkdown, previewDocument, savePreview } from "./demo/preview.ts";
+import { keyedDiff, planMarkdown, previewJson } from "./demo/preview.ts";
 import { consumerRequire } from "./lib/consumer.ts";
 import { type SandboxProcess, startSandboxProcess, stopSandboxProcess } from "./lib/sandbox.ts";
 import { type RunResult, repoRoot, runProgram } from "./run-program.ts";
@@ -86,15 +86,12 @@ async function showChange(
   const stack = await sameStack(result);
   await stack.setConfig(`${result.project}:${WEB_RECORDS_CONFIG}`, { value: JSON.stringify(webRecords) });
 
-  write(`\n${bold("pulumi preview")}  ${dim("(records keyed name/type: one entry per changed record)")}`);
-  const events: Automation.EngineEvent[] = [];
-  const preview = await stack.preview({
-    onEvent: (e) => events.push(e),
-    onOutput: flags.verbose ? (t) => process.stdout.write(t) : undefined,
-  });
-  const doc = previewDocument(events, preview.changeSummary as Record<string, number>);
+  write(
+    `\n${bold("pulumi preview --json")}  ${dim("(records keyed name/type: one entry per changed record)")}`,
+  );
   const previewFile = path.join(result.workDir, "preview.json");
-  savePreview(doc, previewFile);
+  const doc = await previewJson(stack, previewFile);
+  if (flags.verbose) write(fs.readFileSync(previewFile, "utf8"));
   for (const line of keyedDiff(doc, "web")) write(`  ${colourDiffLine(line)}`);
 
   write(

@@ -29,7 +29,7 @@ export const workRoot = path.join(repoRoot, "test", ".work");
 
 /**
  * Makes `node_modules/pulumi-domainapi` under `dir` a link to `target` (a checkout of this package;
- * default this repository). The one helper the harness, the benchmarks and scripts/run-program.mjs
+ * default this repository). The one helper the harness, the benchmarks and scripts/run-program.ts
  * share: scripts/link-package.ts.
  */
 export const linkPackage: (dir: string, target?: string) => string = (dir, target) =>
