@@ -8,7 +8,7 @@
 import { performance } from "node:perf_hooks";
 import { API_KEY } from "./lib/package.ts";
 import { kib, median, mib, ms, ratio, type Section, section } from "./lib/report.ts";
-import { withPeakMemory } from "./lib/sampling.ts";
+import { childrenCpuMs, withPeakMemory } from "./lib/sampling.ts";
 import { startSandbox } from "./lib/sandbox.ts";
 import {
   type BenchStack,
@@ -32,6 +32,8 @@ interface SizeResult {
   readonly rounds: number;
   /** Milliseconds per run, by kind and operation. */
   readonly times: Record<Kind, Record<Op, number[]>>;
+  /** CPU milliseconds of the CLI, the engine and the plugin per run, by kind and operation. */
+  readonly cpu: Record<Kind, Record<Op, number[]>>;
   /** Largest plugin VmHWM (KiB) seen during each kind's runs. */
   readonly peakKib: Record<Kind, number>;
   /** State bytes per resource and of the serialized provider, after an up. */
@@ -80,6 +82,10 @@ async function measureSize(n: number, rounds: number): Promise<SizeResult> {
     floor: { up: [], preview: [], destroy: [] },
     records: { up: [], preview: [], destroy: [] },
   } as Record<Kind, Record<Op, number[]>>;
+  const cpu = {
+    floor: { up: [], preview: [], destroy: [] },
+    records: { up: [], preview: [], destroy: [] },
+  } as Record<Kind, Record<Op, number[]>>;
   const peakKib: Record<Kind, number> = { floor: 0, records: 0 };
   const state = {} as SizeResult["state"];
   try {
@@ -95,12 +101,14 @@ async function measureSize(n: number, rounds: number): Promise<SizeResult> {
       const order: Kind[] = round % 2 === 0 ? ["floor", "records"] : ["records", "floor"];
       for (const op of OPS) {
         for (const kind of order) {
+          const c0 = childrenCpuMs();
           const { result, peakKib: peak } = await withPeakMemory(backendDir, async () => {
             const t0 = performance.now();
             await run(byKind[kind], op, n);
             return performance.now() - t0;
           });
           times[kind][op].push(result);
+          cpu[kind][op].push(childrenCpuMs() - c0);
           peakKib[kind] = Math.max(peakKib[kind], peak);
           console.error(`  ${n} ${kind} ${op}: ${ms(result)}`);
           if (op === "up" && round === 0) {
@@ -114,7 +122,7 @@ async function measureSize(n: number, rounds: number): Promise<SizeResult> {
     }
     const puts = sandbox.requests.filter((r) => r.method === "PUT" && r.status === 200).length;
     if (puts !== n * rounds) throw new Error(`expected ${n * rounds} PUTs, saw ${puts}`);
-    return { n, rounds, times, peakKib, state };
+    return { n, rounds, times, cpu, peakKib, state };
   } finally {
     await removeStacks(stacks, backendDir);
     await sandbox.close();
@@ -147,6 +155,7 @@ export async function benchEngine(sizes: readonly number[] = [100, 1_000]): Prom
         `${above.toFixed(1)} ms`,
         base === undefined ? "" : ratio(above / base),
         `${r.rounds}`,
+        `${(median(r.cpu.floor[op]) / 1000).toFixed(1)} s / ${(median(r.cpu.records[op]) / 1000).toFixed(1)} s`,
       ]);
     }
   }
@@ -156,7 +165,8 @@ export async function benchEngine(sizes: readonly number[] = [100, 1_000]): Prom
     "Each operation on the whole stack: up creates it, preview finds nothing to change, destroy deletes it. " +
       "EngineFloor echoes the same inputs and makes no request. Median of the rounds (2 at 100, 1 at " +
       `1,000), floor and records alternating. "Growth" is the time per resource above the floor against ` +
-      `that at ${smallest?.n.toLocaleString("en-US") ?? "the smallest size"} (1.00x: it does not grow with the stack).`,
+      `that at ${smallest?.n.toLocaleString("en-US") ?? "the smallest size"} (1.00x: it does not grow with the stack). ` +
+      "CPU: of the Pulumi CLI and the processes it waits for (engine, plugin), median, from /proc/self/stat.",
     [
       "resources",
       "operation",
@@ -166,6 +176,7 @@ export async function benchEngine(sizes: readonly number[] = [100, 1_000]): Prom
       "above floor per resource",
       "growth",
       "rounds",
+      "CPU of CLI, engine, plugin: floor / ours",
     ],
     rows,
   );
