@@ -10,26 +10,22 @@
  *
  *   npm run build && bash scripts/with-pulumi.sh node bench/plugin.ts
  */
-// A CommonJS script (the package has no "type"): Node strips the types and runs it as it is.
-const fs = require("node:fs") as typeof import("node:fs");
-const { createRequire } = require("node:module") as typeof import("node:module");
-const os = require("node:os") as typeof import("node:os");
-const path = require("node:path") as typeof import("node:path");
-const { performance } = require("node:perf_hooks") as typeof import("node:perf_hooks");
-type Pulumi = typeof import("@pulumi/pulumi");
-type Automation = typeof import("@pulumi/pulumi/automation");
-type Stack = import("@pulumi/pulumi/automation").Stack;
-type ConfigValue = import("@pulumi/pulumi/automation").ConfigValue;
-type ProjectSettings = import("@pulumi/pulumi/automation").ProjectSettings;
+import * as fs from "node:fs";
+import { createRequire } from "node:module";
+import * as os from "node:os";
+import * as path from "node:path";
+import { performance } from "node:perf_hooks";
+import { engineFloor, linkPackage, repoRoot } from "../scripts/link-package.ts";
 
-const repoRoot = path.resolve(__dirname, "..");
+type Pulumi = typeof import("@pulumi/pulumi");
+type Automation = typeof import("@pulumi/pulumi/automation/index.js");
+type Stack = import("@pulumi/pulumi/automation/index.js").Stack;
+type ConfigValue = import("@pulumi/pulumi/automation/index.js").ConfigValue;
+type ProjectSettings = import("@pulumi/pulumi/automation/index.js").ProjectSettings;
+
 const workRoot = path.join(repoRoot, "test", ".work");
-const links = require("../scripts/link-package.cjs") as {
-  linkPackage: (dir: string, target?: string, name?: string) => string;
-  engineFloor: string;
-};
-links.linkPackage(workRoot);
-links.linkPackage(workRoot, links.engineFloor, "domainapi-engine-floor");
+linkPackage(workRoot);
+linkPackage(workRoot, engineFloor, "domainapi-engine-floor");
 const load = createRequire(path.join(workRoot, "program.js"));
 
 type ResourceClass = new (name: string, args: Record<string, unknown>) => unknown;

@@ -7,10 +7,11 @@ import * as domainapi from "pulumi-domainapi";
 
 const config = new pulumi.Config();
 
-// The whole "web" template: with purge (the default) this resource owns every record in it.
+// The whole "web" template: with purge (the default) this resource owns every record in it. Its
+// records can also come from stack config (`webRecords`, a JSON list): `npm run demo` changes them so.
 const web = new domainapi.DnsTemplateRecords("web", {
   templateId: config.get("webTemplateId") ?? "web",
-  records: [
+  records: config.getObject<domainapi.DnsRecordArgs[]>("webRecords") ?? [
     { name: "@", type: "A", content: "192.0.2.10" },
     { name: "@", type: "AAAA", content: "2001:db8::10" },
     { name: "www", type: "CNAME", content: "{domainname}." },

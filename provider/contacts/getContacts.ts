@@ -2,7 +2,6 @@
  * getContacts / getContactsOutput: contacts of the account, filtered and sorted by the API. Reads are
  * safe, so both run during `pulumi preview` too.
  */
-import { Readable } from "node:stream";
 import * as pulumi from "@pulumi/pulumi";
 import { type DomainApiClient, getClient } from "../client/api";
 import { DomainApiBaseError } from "../client/errors";
@@ -85,8 +84,11 @@ export class ContactsListingError extends DomainApiBaseError {
 
 /** Thrown inside one listing to stop it; `getContacts` decides whether to list again. */
 class Disagreed extends Error {
-  constructor(readonly disagreement: Disagreement) {
+  readonly disagreement: Disagreement;
+
+  constructor(disagreement: Disagreement) {
     super(disagreement.message);
+    this.disagreement = disagreement;
   }
 }
 
@@ -107,35 +109,36 @@ function answerOf(asked: number, page: ContactListPage): PageAnswer {
 }
 
 /**
- * `work` over `items`, at most `concurrency` at once, results in the items' order. After a failure
- * no further item is started (Readable.map stops reading): the call fails anyway, and pages fetched
- * for nothing would only spend the account's rate limit. It fails only once the items in flight
- * have settled, so that no request outlives the call (or overlaps the next listing, which would
- * exceed `concurrency`).
+ * `work` over `items`, at most `concurrency` at once, results in the items' order. A fixed set of
+ * workers each takes the next item as soon as its last one settles, so every connection stays busy
+ * until the items run out (a stream's ordered `map` lets one slow page hold back the pages behind
+ * it). After a failure no further item is started: the call fails anyway, and pages fetched for
+ * nothing would only spend the account's rate limit. It fails only once the items in flight have
+ * settled, so that no request outlives the call (or overlaps the next listing, which would exceed
+ * `concurrency`).
  */
 async function mapSettled<T, R>(
-  items: T[],
+  items: readonly T[],
   concurrency: number | undefined,
   work: (item: T) => Promise<R>,
 ): Promise<R[]> {
-  const inFlight = new Set<Promise<R>>();
-  const tracked = (item: T): Promise<R> => {
-    const run = work(item);
-    inFlight.add(run);
-    run.then(
-      () => inFlight.delete(run),
-      () => inFlight.delete(run),
-    );
-    return run;
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const worker = async (): Promise<void> => {
+    while (failure === undefined && next < items.length) {
+      const index = next++;
+      try {
+        results[index] = await work(items[index] as T);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
   };
-  try {
-    return await Readable.from(items)
-      .map(tracked, { concurrency: concurrency ?? DEFAULT_CONCURRENCY })
-      .toArray();
-  } catch (error) {
-    await Promise.allSettled(inFlight);
-    throw error;
-  }
+  const workers = Math.max(1, Math.min(concurrency ?? DEFAULT_CONCURRENCY, items.length));
+  await Promise.all(Array.from({ length: workers }, worker));
+  if (failure !== undefined) throw failure.error;
+  return results;
 }
 
 /**

@@ -21,7 +21,7 @@ function captured(text: string, pattern: RegExp): string {
 
 describe("npm run demo", () => {
   it("runs pulumi up of the quickstart, changes it (preview, plan, update, ids kept and new) and cleans up", async () => {
-    const { stdout } = await run(process.execPath, [path.join(repoRoot, "scripts", "demo.mjs")], {
+    const { stdout } = await run(process.execPath, [path.join(repoRoot, "scripts", "demo.ts")], {
       cwd: repoRoot,
       env: process.env,
       maxBuffer: 16 * 1024 * 1024,
@@ -40,10 +40,7 @@ describe("npm run demo", () => {
     const aaaaId = captured(firstUp, /^\s+@\s+AAAA\s+2001:db8::10\s+(rec-\d+)$/m);
 
     // The keyed preview: one entry per changed record.
-    const preview = text.slice(
-      text.indexOf("pulumi preview --diff"),
-      text.indexOf("The plan for the pull request"),
-    );
+    const preview = text.slice(text.indexOf("pulumi preview"), text.indexOf("The plan for the pull request"));
     expect(preview).toMatch(/^\s+~ @\/A\s+: \{$/m);
     expect(preview).toMatch(/^\s+~ content: "192\.0\.2\.10" => "192\.0\.2\.11"$/m);
     expect(preview).toMatch(/^\s+\+ api\/A\s+: \{$/m);

@@ -18,6 +18,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import type * as Automation from "@pulumi/pulumi/automation";
+import * as links from "../../scripts/link-package.ts";
 
 const execFileAsync = promisify(execFile);
 
@@ -28,13 +29,9 @@ export const workRoot = path.join(repoRoot, "test", ".work");
 
 /**
  * Makes `node_modules/pulumi-domainapi` under `dir` a link to `target` (a checkout of this package;
- * default this repository). The one helper the harness, the benchmarks and scripts/run-program.mjs
- * share: scripts/link-package.cjs.
+ * default this repository). The one helper the harness, the benchmarks and scripts/run-program.ts
+ * share: scripts/link-package.ts.
  */
-const links = createRequire(__filename)(path.join(repoRoot, "scripts", "link-package.cjs")) as {
-  linkPackage: (dir: string, target?: string, name?: string) => string;
-  engineFloor: string;
-};
 export const linkPackage: (dir: string, target?: string) => string = (dir, target) =>
   links.linkPackage(dir, target);
 

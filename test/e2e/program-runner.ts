@@ -1,5 +1,5 @@
 /**
- * Runs a program directory through scripts/run-program.mjs in a child Node process, the way
+ * Runs a program directory through scripts/run-program.ts in a child Node process, the way
  * `npm run demo` and a user's CI run it, and returns the runner's JSON result.
  */
 import { execFile } from "node:child_process";
@@ -12,7 +12,7 @@ import { repoRoot } from "./harness";
 const execFileAsync = promisify(execFile);
 
 /** The runner script. */
-export const RUNNER = path.join(repoRoot, "scripts", "run-program.mjs");
+export const RUNNER = path.join(repoRoot, "scripts", "run-program.ts");
 
 /** What the runner reports (`--json`). */
 export interface RunResult {

@@ -1,5 +1,5 @@
 /**
- * scripts/run-program.mjs used as a module (as scripts/demo.mjs does): Node evaluates a program's
+ * scripts/run-program.ts used as a module (as scripts/demo.ts does): Node evaluates a program's
  * module once per process, so a second up or preview of the same program in one process would
  * register no resources and plan to delete them all. The runner refuses it instead.
  */

@@ -12,10 +12,10 @@
  * The program's own `@pulumi/pulumi` is used (resolved from the entry), so a consumer directory runs
  * on the copy it installed, not on this repository's.
  *
- *   node scripts/run-program.mjs examples/quickstart --base-url http://127.0.0.1:8080 --api-key k
- *   node scripts/run-program.mjs . --op up+destroy --config domain=shop.example
+ *   node scripts/run-program.ts examples/quickstart --base-url http://127.0.0.1:8080 --api-key k
+ *   node scripts/run-program.ts . --op up+destroy --config domain=shop.example
  *
- * Also a module: `import { runProgram } from "./run-program.mjs"` (used by scripts/demo.mjs).
+ * Also a module: `import { runProgram } from "./run-program.ts"` (used by scripts/demo.ts).
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -24,34 +24,44 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import type * as Automation from "@pulumi/pulumi/automation/index.js";
+import { linkPackage, repoRoot } from "./link-package.ts";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const { linkPackage } = createRequire(import.meta.url)("./link-package.cjs");
-/** This repository's root (the checkout of pulumi-domainapi the runner belongs to). */
-export const repoRoot = path.resolve(here, "..");
+export { repoRoot };
 
 /** Passphrase of the local secrets provider when PULUMI_CONFIG_PASSPHRASE is not set. */
 export const DEFAULT_PASSPHRASE = "pulumi-domainapi-local";
 
-const OPS = ["up", "preview", "destroy", "up+destroy"];
+/** The operations the runner runs. */
+export const OPS = ["up", "preview", "destroy", "up+destroy"] as const;
+/** One of {@link OPS}. */
+export type Op = (typeof OPS)[number];
 
 /** Program entries this process has run (a destroy does not run the program). */
-const programsRun = new Set();
+const programsRun = new Set<string>();
 
 /** Reads a top-level scalar (`name:`, `main:`) from a Pulumi.yaml without a YAML library. */
-function topLevelScalar(text, key) {
+function topLevelScalar(text: string, key: string): string | undefined {
   const match = new RegExp(`^${key}:[ \\t]*(.*)$`, "m").exec(text);
   if (!match) return undefined;
   const value = (match[1] ?? "").replace(/\s+#.*$/, "").trim();
   return value.replace(/^(["'])(.*)\1$/, "$2") || undefined;
 }
 
+/** Where a program directory's project file and entry are, and the project's name. */
+export interface ProgramFiles {
+  projectDir: string;
+  projectFile: string;
+  name: string;
+  entry: string;
+}
+
 /**
  * Where a program directory's project file, entry and stack files are.
  *
- * @param {string} dir a directory holding Pulumi.yaml
+ * @param dir a directory holding Pulumi.yaml
  */
-export function describeProgram(dir) {
+export function describeProgram(dir: string): ProgramFiles {
   const projectDir = path.resolve(dir);
   const projectFile = ["Pulumi.yaml", "Pulumi.yml"].map((f) => path.join(projectDir, f)).find(fs.existsSync);
   if (!projectFile)
@@ -64,8 +74,12 @@ export function describeProgram(dir) {
   let entry = mainPath;
   if (fs.existsSync(mainPath) && fs.statSync(mainPath).isDirectory()) {
     const pkgFile = path.join(mainPath, "package.json");
-    const pkgMain = fs.existsSync(pkgFile) ? JSON.parse(fs.readFileSync(pkgFile, "utf8")).main : undefined;
-    const candidates = [pkgMain, "index.ts", "index.mts", "index.js", "index.mjs"].filter(Boolean);
+    const pkgMain = fs.existsSync(pkgFile)
+      ? (JSON.parse(fs.readFileSync(pkgFile, "utf8")) as { main?: string }).main
+      : undefined;
+    const candidates = [pkgMain, "index.ts", "index.mts", "index.js", "index.mjs"].filter(
+      (c): c is string => typeof c === "string" && c !== "",
+    );
     entry =
       candidates.map((c) => path.resolve(mainPath, c)).find(fs.existsSync) ?? path.join(mainPath, "index.ts");
   }
@@ -73,17 +87,17 @@ export function describeProgram(dir) {
   return { projectDir, projectFile, name, entry };
 }
 
-function isInside(child, parent) {
+function isInside(child: string, parent: string): boolean {
   const rel = path.relative(parent, child);
   return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
 }
 
-function onPath(command, pathValue) {
+function onPath(command: string, pathValue: string | undefined): boolean {
   return (pathValue ?? "").split(path.delimiter).some((d) => d && fs.existsSync(path.join(d, command)));
 }
 
 /** Puts the pinned Pulumi CLI on PATH when none is there (scripts/ensure-pulumi.sh builds or finds it). */
-function ensurePulumiOnPath() {
+function ensurePulumiOnPath(): void {
   if (onPath("pulumi", process.env.PATH)) return;
   const script = path.join(repoRoot, "scripts", "ensure-pulumi.sh");
   if (!fs.existsSync(script)) {
@@ -96,7 +110,7 @@ function ensurePulumiOnPath() {
   process.env.PATH = [bin, process.env.PATH].join(path.delimiter);
 }
 
-function checkNodeForTypeScript(entry) {
+function checkNodeForTypeScript(entry: string): void {
   if (!/\.[mc]?ts$/.test(entry)) return;
   const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
   if (major > 22 || (major === 22 && minor >= 18)) return;
@@ -112,13 +126,14 @@ function checkNodeForTypeScript(entry) {
  * programs whose package.json must stay CommonJS for `ts-node` under a real `pulumi up`, so it is
  * noise to the user. Every other warning passes.
  */
-async function withoutTypelessWarning(load) {
+async function withoutTypelessWarning<T>(load: () => Promise<T>): Promise<T> {
   const emitWarning = process.emitWarning;
-  process.emitWarning = function filtered(warning, ...rest) {
-    const code = typeof rest[0] === "object" && rest[0] !== null ? rest[0].code : rest[1];
+  process.emitWarning = function filtered(warning: string | Error, ...rest: unknown[]): void {
+    const code =
+      typeof rest[0] === "object" && rest[0] !== null ? (rest[0] as { code?: string }).code : rest[1];
     if (code === "MODULE_TYPELESS_PACKAGE_JSON") return;
-    return emitWarning.call(process, warning, ...rest);
-  };
+    (emitWarning as (w: string | Error, ...r: unknown[]) => void).call(process, warning, ...rest);
+  } as typeof process.emitWarning;
   try {
     return await load();
   } finally {
@@ -126,32 +141,66 @@ async function withoutTypelessWarning(load) {
   }
 }
 
-function plainOutputs(outputs) {
-  const plain = {};
+function plainOutputs(outputs: Automation.OutputMap | undefined): Record<string, unknown> {
+  const plain: Record<string, unknown> = {};
   for (const [key, { value, secret }] of Object.entries(outputs ?? {}))
     plain[key] = secret ? "[secret]" : value;
   return plain;
 }
 
-/**
- * Runs one operation of a program directory.
- *
- * @param {object} options
- * @param {string} options.dir program directory (holds Pulumi.yaml)
- * @param {"up"|"preview"|"destroy"|"up+destroy"} [options.op] default "up"
- * @param {string} [options.stack] stack name, default "dev"; Pulumi.<stack>.yaml of the program is its config
- * @param {string} [options.backendDir] file state backend; default a fresh temp directory
- * @param {string} [options.workDir] Pulumi work directory; default a fresh one under <entry dir>/.pulumi-run
- * @param {string} [options.baseUrl] sets domainapi:baseUrl
- * @param {string} [options.apiKey] sets domainapi:apiKey (as a secret)
- * @param {Record<string,string>} [options.config] more stack config; keys without a namespace get the project's
- * @param {Record<string,string>} [options.secrets] more stack config, stored as secrets
- * @param {(text: string) => void} [options.onOutput] engine output; default: written to stdout
- * @param {boolean} [options.cleanup] after a destroy, remove the stack and the runner-made directories (default true)
- */
-export async function runProgram(options) {
+/** Options of {@link runProgram}. */
+export interface RunOptions {
+  /** Program directory (holds Pulumi.yaml). */
+  dir: string;
+  /** Default "up". */
+  op?: string;
+  /** Stack name, default "dev"; Pulumi.<stack>.yaml of the program is its config. */
+  stack?: string;
+  /** File state backend; default a fresh temp directory. */
+  backendDir?: string;
+  /** Pulumi work directory; default a fresh one under <entry dir>/.pulumi-run. */
+  workDir?: string;
+  /** Sets domainapi:baseUrl. */
+  baseUrl?: string;
+  /** Sets domainapi:apiKey (as a secret). */
+  apiKey?: string;
+  /** More stack config; keys without a namespace get the project's. */
+  config?: Record<string, string>;
+  /** More stack config, stored as secrets. */
+  secrets?: Record<string, string>;
+  /** Engine output; default: written to stdout. */
+  onOutput?: (text: string) => void;
+  /** After a destroy, remove the stack and the runner-made directories (default true). */
+  cleanup?: boolean;
+}
+
+/** What {@link runProgram} did (also what `--json` writes). */
+export interface RunResult {
+  op: Op;
+  project: string;
+  stack: string;
+  entry: string;
+  workDir: string;
+  backendDir: string;
+  passphrase: string;
+  outputs: Record<string, unknown>;
+  summary?: {
+    result?: string;
+    resourceChanges?: Record<string, number>;
+    changeSummary?: Record<string, number>;
+  };
+  destroySummary?: { result?: string; resourceChanges?: Record<string, number> };
+  removed?: boolean;
+}
+
+function isOp(op: string): op is Op {
+  return (OPS as readonly string[]).includes(op);
+}
+
+/** Runs one operation of a program directory. */
+export async function runProgram(options: RunOptions): Promise<RunResult> {
   const op = options.op ?? "up";
-  if (!OPS.includes(op)) throw new Error(`--op: expected one of ${OPS.join(", ")}, got "${op}"`);
+  if (!isOp(op)) throw new Error(`--op: expected one of ${OPS.join(", ")}, got "${op}"`);
   const program = describeProgram(options.dir);
   const { entry, name: project } = program;
   if (op !== "destroy") {
@@ -160,7 +209,7 @@ export async function runProgram(options) {
     if (programsRun.has(entry)) {
       throw new Error(
         `runProgram: ${entry} already ran in this process, and Node will not run it again; ` +
-          "run each up or preview in a process of its own (node scripts/run-program.mjs ...)",
+          "run each up or preview in a process of its own (node scripts/run-program.ts ...)",
       );
     }
     programsRun.add(entry);
@@ -172,17 +221,17 @@ export async function runProgram(options) {
 
   // Everything the program and the engine use comes from the program's own dependencies.
   const load = createRequire(entry);
-  let pulumiPackage;
+  let pulumiPackage: string;
   try {
     pulumiPackage = load.resolve("@pulumi/pulumi/package.json");
     load.resolve("pulumi-domainapi");
   } catch (err) {
     throw new Error(
-      `${path.dirname(entry)} cannot resolve its dependencies (${err.message.split("\n")[0]}): ` +
+      `${path.dirname(entry)} cannot resolve its dependencies (${(err as Error).message.split("\n")[0]}): ` +
         "run `npm install` there (and `npm run build` in a checkout of pulumi-domainapi)",
     );
   }
-  const automation = load("@pulumi/pulumi/automation");
+  const automation = load("@pulumi/pulumi/automation") as typeof Automation;
 
   const stackName = options.stack ?? "dev";
   const ownsBackend = options.backendDir === undefined;
@@ -229,9 +278,12 @@ export async function runProgram(options) {
     PULUMI_SKIP_CONFIRMATIONS: "true",
   };
 
-  const inline = async () => {
-    const mod = await withoutTypelessWarning(() => import(pathToFileURL(entry).href));
-    const outputs = {};
+  const inline = async (): Promise<Record<string, unknown>> => {
+    const mod = (await withoutTypelessWarning(() => import(pathToFileURL(entry).href))) as Record<
+      string,
+      unknown
+    >;
+    const outputs: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(mod)) {
       if (key !== "default" && key !== "module.exports") outputs[key] = value;
     }
@@ -249,7 +301,7 @@ export async function runProgram(options) {
       projectSettings: { name: project, runtime: "nodejs", backend: { url: env.PULUMI_BACKEND_URL } },
     },
   );
-  const withNamespace = (key) => (key.includes(":") ? key : `${project}:${key}`);
+  const withNamespace = (key: string): string => (key.includes(":") ? key : `${project}:${key}`);
   if (options.baseUrl !== undefined) await stack.setConfig("domainapi:baseUrl", { value: options.baseUrl });
   if (options.apiKey !== undefined)
     await stack.setConfig("domainapi:apiKey", { value: options.apiKey, secret: true });
@@ -260,8 +312,17 @@ export async function runProgram(options) {
     await stack.setConfig(withNamespace(key), { value, secret: true });
   }
 
-  const onOutput = options.onOutput ?? ((text) => process.stdout.write(text));
-  const result = { op, project, stack: stackName, entry, workDir, backendDir, passphrase, outputs: {} };
+  const onOutput = options.onOutput ?? ((text: string) => process.stdout.write(text));
+  const result: RunResult = {
+    op,
+    project,
+    stack: stackName,
+    entry,
+    workDir,
+    backendDir,
+    passphrase,
+    outputs: {},
+  };
   if (op === "up" || op === "up+destroy") {
     const up = await stack.up({ onOutput });
     result.outputs = plainOutputs(up.outputs);
@@ -269,7 +330,7 @@ export async function runProgram(options) {
   }
   if (op === "preview") {
     const preview = await stack.preview({ onOutput });
-    result.summary = { changeSummary: preview.changeSummary };
+    result.summary = { changeSummary: preview.changeSummary as Record<string, number> };
   }
   if (op === "destroy" || op === "up+destroy") {
     const destroy = await stack.destroy({ onOutput });
@@ -290,7 +351,7 @@ export async function runProgram(options) {
   return result;
 }
 
-function removeIfEmpty(dir) {
+function removeIfEmpty(dir: string): void {
   try {
     fs.rmdirSync(dir);
   } catch {
@@ -298,8 +359,8 @@ function removeIfEmpty(dir) {
   }
 }
 
-function parseKeyValues(list, flag) {
-  const out = {};
+function parseKeyValues(list: readonly string[] | undefined, flag: string): Record<string, string> {
+  const out: Record<string, string> = {};
   for (const item of list ?? []) {
     const at = item.indexOf("=");
     if (at <= 0) throw new Error(`--${flag}: expected key=value, got "${item}"`);
@@ -308,7 +369,7 @@ function parseKeyValues(list, flag) {
   return out;
 }
 
-const USAGE = `Usage: node scripts/run-program.mjs <program-dir> [options]
+const USAGE = `Usage: node scripts/run-program.ts <program-dir> [options]
 
 Runs a Pulumi program (Pulumi.yaml + index.ts) as an Automation API inline program on a local state backend.
 
@@ -325,7 +386,7 @@ Options:
   --quiet               do not print the engine's output
 Environment: PULUMI_CONFIG_PASSPHRASE (default "${DEFAULT_PASSPHRASE}"), DOMAINAPI_* settings.`;
 
-async function main() {
+async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: {
@@ -347,7 +408,7 @@ async function main() {
     return values.help ? 0 : 2;
   }
   const result = await runProgram({
-    dir: positionals[0],
+    dir: positionals[0] as string,
     op: values.op,
     stack: values.stack,
     backendDir: values.backend,
@@ -369,8 +430,8 @@ async function main() {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   main().then(
     // The program's API client keeps connections alive for a while: do not wait for them.
-    (code) => process.exit(code),
-    (err) => {
+    (code: number) => process.exit(code),
+    (err: unknown) => {
       process.stderr.write(`run-program: ${err instanceof Error ? err.message : String(err)}\n`);
       process.exit(1);
     },

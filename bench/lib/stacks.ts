@@ -1,0 +1,120 @@
+/**
+ * Stack set-up for the engine benchmarks: Automation API inline programs on a file state backend
+ * of their own, with the real engine, secrets provider and plugin process. Two programs of the
+ * same shape: `n` DnsTemplateRecords, and `n` EngineFloor resources with the same inputs.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import type { ConfigMap, PulumiFn, Stack } from "@pulumi/pulumi/automation/index.js";
+import { automation, domainapi, EngineFloor, workRoot } from "./package.ts";
+import type { RecordArgs } from "./records.ts";
+
+/** A stack and the directories it owns. */
+export interface BenchStack {
+  readonly name: string;
+  readonly stack: Stack;
+  readonly workDir: string;
+}
+
+/** The records of benchmark resource `i`: ten, of the common types. */
+export function resourceRecords(i: number): RecordArgs[] {
+  return [
+    { name: "@", type: "A", content: `192.0.2.${(i % 250) + 1}` },
+    { name: "@", type: "AAAA", content: `2001:db8::${i.toString(16)}` },
+    { name: "@", type: "MX", content: "mx1.example.net", priority: 10 },
+    { name: "@", type: "MX", content: "mx2.example.net", priority: 20 },
+    { name: "@", type: "TXT", content: `v=spf1 include:_spf${i}.example.net -all` },
+    { name: "www", type: "CNAME", content: "{domainname}." },
+    { name: "api", type: "A", content: `198.51.100.${(i % 250) + 1}` },
+    { name: "_dmarc", type: "TXT", content: "v=DMARC1; p=quarantine" },
+    { name: "_sip._tcp", type: "SRV", content: "sip.example.net", priority: 10, weight: 5, port: 5060 },
+    { name: "@", type: "CAA", content: '0 issue "letsencrypt.org"' },
+  ];
+}
+
+/** The template id of benchmark resource `i`. */
+export function templateOf(i: number): string {
+  return `bench-${String(i).padStart(4, "0")}`;
+}
+
+/** `n` DnsTemplateRecords, template `i` holding {@link resourceRecords}(i). */
+export function recordsProgram(n: number): PulumiFn {
+  return async () => {
+    for (let i = 0; i < n; i++) {
+      new domainapi.DnsTemplateRecords(`r${i}`, { templateId: templateOf(i), records: resourceRecords(i) });
+    }
+    return {};
+  };
+}
+
+/** `n` EngineFloor resources with the same records: what the engine alone costs for that stack. */
+export function floorProgram(n: number): PulumiFn {
+  return async () => {
+    for (let i = 0; i < n; i++) new EngineFloor(`r${i}`, { records: resourceRecords(i) });
+    return {};
+  };
+}
+
+/** A fresh file state backend under the system's temp directory. */
+export function newBackend(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), "domainapi-bench-state-"));
+}
+
+/**
+ * Creates stack `name` of `program` on `backendDir`. `env` goes to the CLI and the plugin
+ * processes it starts (for instance NODE_OPTIONS for a CPU profile).
+ */
+export async function createStack(
+  name: string,
+  program: PulumiFn,
+  backendDir: string,
+  config: ConfigMap = {},
+  env: Record<string, string> = {},
+): Promise<BenchStack> {
+  const workDir = fs.mkdtempSync(path.join(workRoot, `bench-${name}-`));
+  const stack = await automation.LocalWorkspace.createOrSelectStack(
+    { stackName: name, projectName: "domainapi-bench", program },
+    {
+      workDir,
+      envVars: {
+        PULUMI_CONFIG_PASSPHRASE: "bench-passphrase",
+        PULUMI_BACKEND_URL: `file://${backendDir}`,
+        PULUMI_SKIP_UPDATE_CHECK: "true",
+        PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+        PULUMI_SKIP_CONFIRMATIONS: "true",
+        ...env,
+      },
+      secretsProvider: "passphrase",
+      projectSettings: {
+        name: "domainapi-bench",
+        runtime: "nodejs",
+        backend: { url: `file://${backendDir}` },
+      },
+    },
+  );
+  await stack.setAllConfig(config);
+  return { name, stack, workDir };
+}
+
+/** Destroys and removes the stacks (best effort) and their directories. */
+export async function removeStacks(stacks: readonly BenchStack[], backendDir: string): Promise<void> {
+  for (const s of stacks) {
+    try {
+      await s.stack.destroy();
+      await s.stack.workspace.removeStack(s.stack.name, { force: true });
+    } catch {
+      // best effort: the directories go below anyway
+    }
+    fs.rmSync(s.workDir, { recursive: true, force: true });
+  }
+  fs.rmSync(backendDir, { recursive: true, force: true });
+}
+
+/** The resources of a stack's state, as `pulumi stack export` gives them. */
+export async function exportedResources(s: BenchStack): Promise<Array<Record<string, unknown>>> {
+  const deployment = (await s.stack.exportStack()).deployment as {
+    resources?: Array<Record<string, unknown>>;
+  };
+  return deployment.resources ?? [];
+}
