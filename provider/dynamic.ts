@@ -1,25 +1,19 @@
 /**
  * The serialized shims: the only code Pulumi stores in the state (`__provider`).
  *
- * Pulumi serializes a dynamic provider by capturing the closures of its methods. Capturing our real
- * implementation would drag zod, undici and absolute paths into the state (zod cannot even be
- * serialized: its package `exports` hide the files the serializer wants). So each method here does
- * nothing but `require()` the implementation by package name when it runs. The stored provider is
- * under 2 KB, holds no secret and no path, and a stack created from one checkout can be
- * updated from another, or after an upgrade of this package.
- *
- * Keep the methods free of captured variables other than `require`: anything else captured here
- * ends up in every resource's state.
+ * Pulumi serializes a dynamic provider by capturing the closures of its methods, unless the
+ * provider is the whole exports of a module it can `require` by name from a program's
+ * `node_modules`: then it stores that `require` (about 240 bytes). Each provider is therefore the
+ * exports of a module of its own (`dynamic/records.ts`, `dynamic/restore.ts`), listed in the
+ * package's `exports`. Capturing our real implementation would drag zod, undici and absolute paths
+ * into the state, so each method does nothing but `require()` the implementation by package name
+ * when it runs: the stored provider holds no secret and no path, and a stack created from one
+ * checkout can be updated from another, or after an upgrade of this package.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type * as Implementation from "./impl";
 
-type Provider = pulumi.dynamic.ResourceProvider;
-type Impl = typeof Implementation;
-
-// Each method requires the implementation itself: a helper function shared by the methods would be
-// serialized too, and each serialized function costs about 200 bytes of wrapper. Methods whose
-// default behaviour is what we want are left out (DomainRestore's read: keep the state as it is).
+import recordsProvider = require("./dynamic/records");
+import restoreProvider = require("./dynamic/restore");
 
 /**
  * The dynamic provider of {@link DnsTemplateRecords}. Exported so that tests and advanced users
@@ -28,15 +22,7 @@ type Impl = typeof Implementation;
  * @example
  * const { failures } = await dnsTemplateRecordsProvider.check!({}, { templateId: "tpl-1", records: [] });
  */
-export const dnsTemplateRecordsProvider: Provider = {
-  configure: async (...a) => (require("pulumi-domainapi/impl") as Impl).records.configure(...a),
-  check: (...a) => (require("pulumi-domainapi/impl") as Impl).records.check(...a),
-  diff: (...a) => (require("pulumi-domainapi/impl") as Impl).records.diff(...a),
-  create: (...a) => (require("pulumi-domainapi/impl") as Impl).records.create(...a),
-  update: (...a) => (require("pulumi-domainapi/impl") as Impl).records.update(...a),
-  delete: (...a) => (require("pulumi-domainapi/impl") as Impl).records.delete(...a),
-  read: (...a) => (require("pulumi-domainapi/impl") as Impl).records.read(...a),
-};
+export const dnsTemplateRecordsProvider: pulumi.dynamic.ResourceProvider = recordsProvider;
 
 /**
  * The dynamic provider of {@link DomainRestore}. Every change of its inputs replaces; `update` only
@@ -45,11 +31,4 @@ export const dnsTemplateRecordsProvider: Provider = {
  * @example
  * const { failures } = await domainRestoreProvider.check!({}, { domain: "shop.example" });
  */
-export const domainRestoreProvider: Provider = {
-  configure: async (...a) => (require("pulumi-domainapi/impl") as Impl).restore.configure(...a),
-  check: (...a) => (require("pulumi-domainapi/impl") as Impl).restore.check(...a),
-  diff: (...a) => (require("pulumi-domainapi/impl") as Impl).restore.diff(...a),
-  create: (...a) => (require("pulumi-domainapi/impl") as Impl).restore.create(...a),
-  update: (...a) => (require("pulumi-domainapi/impl") as Impl).restore.update(...a),
-  delete: (...a) => (require("pulumi-domainapi/impl") as Impl).restore.delete(...a),
-};
+export const domainRestoreProvider: pulumi.dynamic.ResourceProvider = restoreProvider;
