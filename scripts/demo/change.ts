@@ -6,7 +6,7 @@
 import type { ShownRecord } from "./output.ts";
 
 /** A record as a program declares it. */
-export type DeclaredRecord = Omit<ShownRecord, "recordId">;
+export type DeclaredRecord = Omit<ShownRecord, "recordId" | "recordIds">;
 
 /** The stack config key the quickstart reads the records of `web` from. */
 export const WEB_RECORDS_CONFIG = "webRecords";
@@ -25,7 +25,7 @@ const is =
  * @throws Error when the quickstart no longer holds the records the change is about
  */
 export function changedWebRecords(current: readonly ShownRecord[]): DeclaredRecord[] {
-  const declared = current.map(({ recordId: _id, ...r }) => r);
+  const declared = current.map(({ recordId: _id, recordIds: _ids, ...r }) => r);
   for (const [name, type] of [
     ["@", "A"],
     ["@", "AAAA"],

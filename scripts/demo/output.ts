@@ -22,6 +22,8 @@ export interface ShownRecord {
   type: string;
   content: string;
   recordId: string;
+  /** Every id the record owns (a URL forward's include those of the records made for it). */
+  recordIds?: string[];
   priority?: number;
   weight?: number;
   port?: number;
