@@ -12,8 +12,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 
-import recordsProvider = require("./dynamic/records");
-import restoreProvider = require("./dynamic/restore");
+import recordsProvider from "./dynamic/records";
+import restoreProvider from "./dynamic/restore";
 
 /**
  * The dynamic provider of {@link DnsTemplateRecords}. Exported so that tests and advanced users
