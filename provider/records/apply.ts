@@ -35,7 +35,7 @@ export type RecordsApi = Pick<DomainApiClient, "patchRecords" | "putRecords">;
  * Asked before a plan that the planner made during the run (a recovery after a 404) is carried
  * out; throws to refuse it (an unreviewed plan under `DOMAINAPI_EXPECT_PLAN`).
  */
-export type PlanGuard = (plan: Plan) => void;
+export type PlanGuard = (plan: Plan, recovery: boolean) => void;
 
 /** How many recoveries one run may plan before it gives up: records vanishing while we recover. */
 const MAX_RECOVERIES = 3;
@@ -108,7 +108,7 @@ export class Execution {
         if (this.recoveries.length >= MAX_RECOVERIES) {
           throw new RecoveryLimitError(this.#templateId, MAX_RECOVERIES, err);
         }
-        guard(next);
+        guard(next, true);
         this.recoveries.push(next);
         log.warn(
           `template ${this.#templateId}: recovering from records removed outside Pulumi: ${next.text}`,

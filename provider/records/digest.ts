@@ -81,12 +81,17 @@ export function parseExpectation(value: string | undefined): ReviewedPlan[] | un
 /**
  * Why `plan` may not be carried out under the reviewed plans, or `undefined` when it may: a plan
  * that sends nothing is always allowed; any other must have its digest among the reviewed ones of
- * its template.
+ * its template. `recovery` says the plan recovers from records found removed during `up`, after the
+ * reviewed requests were sent.
  *
  * @example
  * refusalOf(plan, parseExpectation(process.env.DOMAINAPI_EXPECT_PLAN)); // undefined, or why not
  */
-export function refusalOf(plan: Plan, reviewed: readonly ReviewedPlan[] | undefined): string | undefined {
+export function refusalOf(
+  plan: Plan,
+  reviewed: readonly ReviewedPlan[] | undefined,
+  recovery = false,
+): string | undefined {
   if (reviewed === undefined || plan.requests.length === 0) return undefined;
   const digest = planDigest(plan);
   const ofTemplate = reviewed.filter((r) => r.templateId === plan.templateId).map((r) => r.digest);
@@ -98,6 +103,9 @@ export function refusalOf(plan: Plan, reviewed: readonly ReviewedPlan[] | undefi
   return (
     `refusing to change template "${plan.templateId}": its plan is not the reviewed one ` +
     `(${EXPECT_PLAN_ENV}): it is now ${digest} (${plan.text}), ${was}. ` +
-    "Nothing was sent for this template. Preview again, review the new plan, and run `pulumi up` with its digest."
+    (recovery
+      ? "The reviewed requests found records removed outside Pulumi; the recovery, a plan nobody reviewed, was not sent. "
+      : "Nothing was sent for this template. ") +
+    "Preview again, review the new plan, and run `pulumi up` with its digest."
   );
 }

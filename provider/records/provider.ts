@@ -146,8 +146,8 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<pulum
  */
 function reviewedPlansGuard(): PlanGuard {
   const reviewed = parseExpectation(process.env[EXPECT_PLAN_ENV]);
-  return (plan) => {
-    const refusal = refusalOf(plan, reviewed);
+  return (plan, recovery) => {
+    const refusal = refusalOf(plan, reviewed, recovery);
     if (refusal) throw new UnreviewedPlanError(refusal);
   };
 }
@@ -191,7 +191,7 @@ async function carryOut(
   isCreate: boolean,
 ): Promise<RecordsOutputs> {
   const guard = reviewedPlansGuard();
-  guard(plan);
+  guard(plan, false);
   for (const gone of plan.forgotten) {
     log.warn(
       `template ${plan.templateId}: no longer declared, so no longer tracked: ${gone}. ` +
@@ -246,7 +246,7 @@ export async function update(
 export async function delete_(_id: string, props: Props): Promise<void> {
   const holding = decodeOutputs(props);
   const plan = planResource(holding, undefined);
-  reviewedPlansGuard()(plan);
+  reviewedPlansGuard()(plan, false);
   const run = new Execution(client(), holding);
   try {
     await run.remove(plan);
