@@ -4,8 +4,8 @@
  * a third added), in process. Growth against the same at a tenth of the size: 10x is linear.
  */
 import { performance } from "node:perf_hooks";
-import { domainapi } from "./lib/package.ts";
-import { checked, type RecordArgs, scaleRecord } from "./lib/records.ts";
+import { API_KEY, domainapi } from "./lib/package.ts";
+import { checked, configureFor, type RecordArgs, scaleRecord } from "./lib/records.ts";
 import { median, ratio, type Section, section } from "./lib/report.ts";
 
 /**
@@ -41,6 +41,8 @@ export async function benchPlanner(): Promise<Section[]> {
   // The provider's info lines (the plan it logs) are not results.
   const log = console.log;
   console.log = () => undefined;
+  // Settings only: planning sends nothing, so nothing listens there.
+  configureFor({ url: "http://127.0.0.1:9" }, API_KEY);
   try {
     for (const n of [1_000, 10_000, 100_000]) {
       const { olds, desired, changed } = await workload(n);

@@ -24,8 +24,14 @@ export const UNKNOWN: string = pulumi.runtime.unknownValue;
  */
 export function containsUnknown(value: unknown): boolean {
   if (value === UNKNOWN) return true;
-  if (Array.isArray(value)) return value.some(containsUnknown);
-  if (typeof value === "object" && value !== null) return Object.values(value).some(containsUnknown);
+  if (typeof value !== "object" || value === null) return false;
+  // A loop without a callback or a copy of the values: a template's inputs can hold 100,000 records.
+  if (Array.isArray(value)) {
+    for (const item of value) if (containsUnknown(item)) return true;
+    return false;
+  }
+  const object = value as Record<string, unknown>;
+  for (const key in object) if (containsUnknown(object[key])) return true;
   return false;
 }
 

@@ -20,8 +20,11 @@ export interface RecordArgs {
 
 const provider = domainapi.dnsTemplateRecordsProvider;
 
-/** Points the provider at `sandbox` (as the engine's `configure` would). */
-export function configureFor(sandbox: Sandbox, apiKey: string): void {
+/**
+ * Points the provider at `sandbox` (as the engine's `configure` would). Planning alone needs
+ * settings too: `check` refuses what `up` would refuse, so a preview fails where `up` would.
+ */
+export function configureFor(sandbox: Pick<Sandbox, "url">, apiKey: string): void {
   const config = new Map([
     ["domainapi:baseUrl", sandbox.url],
     ["domainapi:apiKey", apiKey],

@@ -9,6 +9,7 @@ import { isIPv4, isIPv6 } from "node:net";
 import { domainToASCII } from "node:url";
 import { z } from "zod";
 import type { RecordType, UpdateItem, WireRecord } from "../client/wire";
+import { canonicalIPv6, ipv6Pieces } from "./ipv6";
 
 /**
  * A DNS template record in normal form: `name` lower-cased, `type` upper-cased, content normalized
@@ -61,21 +62,6 @@ const HOST_LABEL = /^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?$/i;
 
 const same = (content: string) => content;
 const lowerCase = (content: string) => content.toLowerCase();
-
-const IPV4_MAPPED = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/;
-
-/**
- * RFC 5952 form: lower case, longest zero run compressed (as the WHATWG URL parser writes it),
- * and an IPv4-mapped address in the mixed notation its section 5 recommends (`::ffff:192.0.2.1`).
- */
-function canonicalIPv6(content: string): string {
-  if (!isIPv6(content) || content.includes("%")) return content;
-  const compressed = new URL(`http://[${content}]/`).hostname.slice(1, -1);
-  const mapped = IPV4_MAPPED.exec(compressed);
-  if (!mapped) return compressed;
-  const [high, low] = [Number.parseInt(mapped[1]!, 16), Number.parseInt(mapped[2]!, 16)];
-  return `::ffff:${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
-}
 
 function hostProblem(type: RecordType, example: string, content: string): string | undefined {
   if (content === "") return `${type} records need a host name as content, e.g. "${example}"`;
@@ -156,7 +142,7 @@ export const RECORD_MODEL: Readonly<Record<RecordType, RecordTypeRow>> = {
     example: "2001:db8::1",
     normalize: canonicalIPv6,
     contentProblem: (c) =>
-      isIPv6(c) && !c.includes("%")
+      ipv6Pieces(c) !== undefined
         ? undefined
         : `AAAA records need an IPv6 address as content, e.g. "2001:db8::1"; got ${JSON.stringify(c)}`,
   },
@@ -244,13 +230,21 @@ export function numbersOf(r: RecordSpec): Partial<Record<NumberField, number>> {
  * // { name: "www", type: "CNAME", content: "web.example.net." }
  */
 export function normalizeRecord(r: RecordSpec): RecordSpec {
-  const content = RECORD_MODEL[r.type].normalize(r.content);
-  return { name: r.name.toLowerCase(), type: r.type, content, ...numbersOf(r) };
+  const row = RECORD_MODEL[r.type];
+  // Built field by field, not spread: every state read normalizes every record it holds.
+  const record: RecordSpec = { name: r.name.toLowerCase(), type: r.type, content: row.normalize(r.content) };
+  for (const field of row.numbers) {
+    const value = r[field];
+    if (value !== undefined) record[field] = value;
+  }
+  return record;
 }
 
 /** How a record reads in messages: `www A 192.0.2.1`, `@ MX 10 mx1.example.net`. */
 export function describeRecord(r: RecordSpec): string {
-  return [r.name, r.type, ...Object.values(numbersOf(r)), r.content].join(" ");
+  let text = `${r.name} ${r.type}`;
+  for (const field of numberFieldsOf(r.type)) if (r[field] !== undefined) text += ` ${r[field]}`;
+  return `${text} ${r.content}`;
 }
 
 /** A string equal for two records exactly when every field but `recordId` is equal. */
@@ -310,7 +304,9 @@ export function canonicalOrder<T extends RecordSpec>(records: readonly T[]): T[]
  * // { name: "@", type: "MX", content: "mx1.example.net", priority: 10 }
  */
 export function toWireRecord(r: RecordSpec): WireRecord {
-  return { name: r.name, type: r.type, content: r.content, ...numbersOf(r) };
+  const wire: WireRecord = { name: r.name, type: r.type, content: r.content };
+  for (const field of numberFieldsOf(r.type)) if (r[field] !== undefined) wire[field] = r[field];
+  return wire;
 }
 
 /**
@@ -322,5 +318,7 @@ export function toWireRecord(r: RecordSpec): WireRecord {
  * // { record_id: "r7", name: "@", content: "mx1.example.net", priority: 20 }
  */
 export function toUpdateItem(recordId: string, r: RecordSpec): UpdateItem {
-  return { record_id: recordId, name: r.name, content: r.content, ...numbersOf(r) };
+  const item: UpdateItem = { record_id: recordId, name: r.name, content: r.content };
+  for (const field of numberFieldsOf(r.type)) if (r[field] !== undefined) item[field] = r[field];
+  return item;
 }

@@ -6,14 +6,7 @@
  *
  * This module knows neither HTTP nor Pulumi.
  */
-import {
-  canonicalOrder,
-  compareRecords,
-  identityOf,
-  numbersOf,
-  type RecordSpec,
-  type StateRecord,
-} from "./model";
+import { canonicalOrder, compareRecords, numbersOf, type RecordSpec, type StateRecord } from "./model";
 
 /** How held and declared records correspond. */
 export interface Pairing<H extends StateRecord, D extends RecordSpec> {
@@ -30,29 +23,54 @@ function compareHeld(a: StateRecord, b: StateRecord): number {
   return compareRecords(a, b) || (a.recordId < b.recordId ? -1 : a.recordId > b.recordId ? 1 : 0);
 }
 
+/** The records of both sides that no class has paired yet, in canonical order. */
+interface Unpaired<H, D> {
+  held: H[];
+  desired: D[];
+}
+
 /**
- * Pairs the records of `held` and `desired` that share a key, in canonical order, among those not
- * paired yet: the i-th unpaired held record of a key with the i-th unpaired declared one. Records
- * that `later` marks go after the others of their key (a stable sort keeps canonical order).
+ * Pairs the records of the same values. Both sides are in canonical order, where records of the
+ * same values are adjacent and in the same order, so one merge pairs the i-th held record of a
+ * value with the i-th declared one, in linear time and without a key per record: most records of
+ * a large template are unchanged, and this is where they go.
  */
-function pairBy<H extends StateRecord, D extends RecordSpec>(
+function pairUnchanged<H extends StateRecord, D extends RecordSpec>(
   held: readonly H[],
   desired: readonly D[],
+  onPair: (from: H, to: D) => void,
+): Unpaired<H, D> {
+  const rest: Unpaired<H, D> = { held: [], desired: [] };
+  let i = 0;
+  let j = 0;
+  while (i < held.length && j < desired.length) {
+    const order = compareRecords(held[i]!, desired[j]!);
+    if (order === 0) onPair(held[i++]!, desired[j++]!);
+    else if (order < 0) rest.held.push(held[i++]!);
+    else rest.desired.push(desired[j++]!);
+  }
+  for (; i < held.length; i++) rest.held.push(held[i]!);
+  for (; j < desired.length; j++) rest.desired.push(desired[j]!);
+  return rest;
+}
+
+/**
+ * Pairs the unpaired records that share a key, in canonical order: the i-th unpaired held record
+ * of a key with the i-th unpaired declared one. Records that `later` marks go after the others of
+ * their key (a stable sort keeps canonical order). Returns what is still unpaired.
+ */
+function pairBy<H extends StateRecord, D extends RecordSpec>(
+  unpaired: Unpaired<H, D>,
   keyOf: (r: RecordSpec) => string,
-  paired: Set<H | D>,
   onPair: (from: H, to: D) => void,
   later: (r: RecordSpec, side: "held" | "desired") => boolean = () => false,
-): void {
+): Unpaired<H, D> {
+  if (unpaired.held.length === 0 || unpaired.desired.length === 0) return unpaired;
   const last = <T extends RecordSpec>(rs: T[], side: "held" | "desired") =>
     rs.sort((a, b) => Number(later(a, side)) - Number(later(b, side)));
-  const wanted = Map.groupBy(
-    desired.filter((r) => !paired.has(r)),
-    keyOf,
-  );
-  for (const [key, group] of Map.groupBy(
-    held.filter((r) => !paired.has(r)),
-    keyOf,
-  )) {
+  const paired = new Set<H | D>();
+  const wanted = Map.groupBy(unpaired.desired, keyOf);
+  for (const [key, group] of Map.groupBy(unpaired.held, keyOf)) {
     const from = last(group, "held");
     const to = last(wanted.get(key) ?? [], "desired");
     for (let i = 0; i < Math.min(from.length, to.length); i++) {
@@ -60,6 +78,10 @@ function pairBy<H extends StateRecord, D extends RecordSpec>(
       paired.add(from[i]!).add(to[i]!);
     }
   }
+  return {
+    held: unpaired.held.filter((r) => !paired.has(r)),
+    desired: unpaired.desired.filter((r) => !paired.has(r)),
+  };
 }
 
 /**
@@ -81,20 +103,19 @@ export function pairRecords<H extends StateRecord, D extends RecordSpec>(
   held: readonly H[],
   desired: readonly D[],
 ): Pairing<H, D> {
-  const current = canonicalOrder(held);
-  const wanted = canonicalOrder(desired);
-  const paired = new Set<H | D>();
   const unchanged: Array<{ from: H; to: D }> = [];
   const updates: Array<{ from: H; to: D }> = [];
-  pairBy(current, wanted, identityOf, paired, (from, to) => unchanged.push({ from, to }));
+  let rest = pairUnchanged(canonicalOrder(held), canonicalOrder(desired), (from, to) =>
+    unchanged.push({ from, to }),
+  );
   const update = (from: H, to: D) => updates.push({ from, to });
   const numbers = (r: RecordSpec) => JSON.stringify(numbersOf(r));
   // A record that is renamed elsewhere (the other side holds its exact values at another name)
   // goes last among the records of its name, so that its sibling gets the content change.
   const renameKey = (r: RecordSpec) => JSON.stringify([r.type, r.content, numbers(r)]);
   const renames = {
-    held: new Set(wanted.filter((r) => !paired.has(r)).map(renameKey)),
-    desired: new Set(current.filter((r) => !paired.has(r)).map(renameKey)),
+    held: new Set(rest.desired.map(renameKey)),
+    desired: new Set(rest.held.map(renameKey)),
   };
   const renamedElsewhere = (r: RecordSpec, side: "held" | "desired") => renames[side].has(renameKey(r));
   // Within each class, the closest partner first, so that the story tells one change where there was one.
@@ -103,19 +124,19 @@ export function pairRecords<H extends StateRecord, D extends RecordSpec>(
     (r: RecordSpec) => [r.type, r.name, r.content],
     (r: RecordSpec) => [r.type, r.name],
   ]) {
-    pairBy(current, wanted, (r) => JSON.stringify(keyOf(r)), paired, update, renamedElsewhere);
+    rest = pairBy(rest, (r) => JSON.stringify(keyOf(r)), update, renamedElsewhere);
   }
   for (const keyOf of [
     (r: RecordSpec) => [r.type, r.content, numbers(r)],
     (r: RecordSpec) => [r.type, r.content],
     (r: RecordSpec) => [r.type],
   ]) {
-    pairBy(current, wanted, (r) => JSON.stringify(keyOf(r)), paired, update);
+    rest = pairBy(rest, (r) => JSON.stringify(keyOf(r)), update);
   }
   return {
     unchanged,
     updates: updates.sort((a, b) => compareHeld(a.from, b.from)),
-    dels: current.filter((r) => !paired.has(r)),
-    adds: wanted.filter((r) => !paired.has(r)),
+    dels: rest.held,
+    adds: rest.desired,
   };
 }

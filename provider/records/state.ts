@@ -20,7 +20,7 @@
  */
 import { isPlainObject } from "../values";
 import { type HeldRecord, idsOf, type KeyedRecord } from "./corrections";
-import { canonicalOrder, normalizeRecord, numberFieldsOf, type RecordSpec } from "./model";
+import { canonicalOrder, normalizeRecord, numberFieldsOf, RECORD_MODEL, type RecordSpec } from "./model";
 import { pairRecords } from "./pairing";
 import type { Declaration, Holding, Settings } from "./plan";
 import { DEFAULT_SAFETY_THRESHOLD, type SafetyThreshold } from "./safety";
@@ -67,11 +67,24 @@ function settingsOf(props: Props): Settings {
 /** A stored record, normalized: stored values are our own, written by an earlier version maybe. */
 function specOf(raw: unknown): RecordSpec {
   const r = raw as RecordSpec;
+  // The common case, without a copy first: a state holds every record of the template.
+  if (typeof r.name === "string" && Object.hasOwn(RECORD_MODEL, r.type)) return normalizeRecord(r);
   return normalizeRecord({
-    ...r,
     name: String(r.name),
     type: String(r.type).toUpperCase() as RecordSpec["type"],
+    content: r.content,
+    priority: r.priority,
+    weight: r.weight,
+    port: r.port,
   });
+}
+
+/** `record` (normalized, keyed) as held under `recordId`; a URL forward also owns `madeIds`. */
+function heldOf(record: KeyedRecord, recordId: string, madeIds: readonly string[]): HeldRecord {
+  const held = record as HeldRecord;
+  held.recordId = recordId;
+  if (madeIds.length > 0) held.madeIds = [...madeIds];
+  return held;
 }
 
 function untrackedOf(props: Props): string[] {
@@ -87,7 +100,7 @@ function untrackedOf(props: Props): string[] {
  * const wanted = decodeInputs(news);
  */
 export function decodeInputs(props: Props): Declaration {
-  const { settings, declared } = decode(props);
+  const { settings, declared } = decode(props, "declared");
   return { settings, declared };
 }
 
@@ -99,11 +112,12 @@ export function decodeInputs(props: Props): Declaration {
  * const holding = decodeOutputs(olds);
  */
 export function decodeOutputs(props: Props): Holding {
-  const { settings, held, untracked } = decode(props);
+  const { settings, held, untracked } = decode(props, "held");
   return { settings, held, untracked };
 }
 
-function decode(props: Props): Decoded {
+/** Decodes both views, or (for the keyed shape, where each costs a pass over every record) one. */
+function decode(props: Props, only?: "held" | "declared"): Decoded {
   const settings = settingsOf(props);
   const untracked = untrackedOf(props);
   const raw = props.records;
@@ -122,17 +136,25 @@ function decode(props: Props): Decoded {
   const ids = isPlainObject(props.ids) ? props.ids : {};
   const declared: KeyedRecord[] = [];
   const held: HeldRecord[] = [];
-  for (const [key, value] of Object.entries(records)) {
-    const record = { ...specOf(value), key };
-    declared.push(record);
-    const stored = ids[key];
-    if (typeof stored === "string") held.push({ ...record, recordId: stored });
-    else if (Array.isArray(stored) && stored.length > 0 && stored.every((id) => typeof id === "string")) {
-      const [recordId, ...madeIds] = stored as [string, ...string[]];
-      held.push(madeIds.length > 0 ? { ...record, recordId, madeIds } : { ...record, recordId });
+  for (const key of Object.keys(records)) {
+    if (only !== "declared") {
+      const stored = ids[key];
+      if (typeof stored === "string") held.push(heldOf(keyedOf(records[key], key), stored, []));
+      else if (Array.isArray(stored) && stored.length > 0 && stored.every((id) => typeof id === "string")) {
+        const [recordId, ...madeIds] = stored as [string, ...string[]];
+        held.push(heldOf(keyedOf(records[key], key), recordId, madeIds));
+      }
     }
+    if (only !== "held") declared.push(keyedOf(records[key], key));
   }
   return { settings, declared: canonicalOrder(declared), held: canonicalOrder(held), untracked };
+}
+
+/** A stored record, normalized, under its key. */
+function keyedOf(raw: unknown, key: string): KeyedRecord {
+  const record = specOf(raw) as KeyedRecord;
+  record.key = key;
+  return record;
 }
 
 function keyedMap<T extends RecordSpec & { key: string }>(records: readonly T[]): Record<string, T> {
@@ -198,7 +220,7 @@ export function recordsOfOutputs(
   records: unknown,
   ids: unknown,
 ): Array<RecordSpec & { recordId: string; recordIds: string[] }> {
-  return decode({ records, ids }).held.map((held) => {
+  return decode({ records, ids }, "held").held.map((held) => {
     const { key: _key, madeIds: _made, ...r } = held;
     return { ...r, recordIds: idsOf(held) };
   });
