@@ -128,9 +128,11 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<pulum
   if (containsUnknown(news.templateId) || olds.templateId !== news.templateId) {
     return { changes: true, replaces: ["templateId"] };
   }
-  if (containsUnknown(news)) return { changes: true };
+  // Records are checked for unknowns as they are decoded: one pass over a template's records.
+  const { records: _records, ...settings } = news;
+  const wanted = containsUnknown(settings) ? undefined : decodeInputs(news, containsUnknown);
+  if (wanted === undefined) return { changes: true };
   const holding = decodeOutputs(olds);
-  const wanted = decodeInputs(news);
   const plan = planResource(holding, wanted);
   if (plan.requests.length > 0) announce(plan);
   const settingsChanged =

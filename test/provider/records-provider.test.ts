@@ -4,8 +4,9 @@
  */
 
 import { type Sandbox, startSandbox } from "domainapi-sandbox";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { DomainApiError } from "../../provider/client/errors";
+import { UNKNOWN } from "../../provider/engine";
 import { PartialFailure } from "../../provider/partialFailure";
 import * as records from "../../provider/records/provider";
 import { configureFor, failurePath, PROVIDER } from "./helpers";
@@ -170,6 +171,45 @@ describe("create, update, delete", () => {
     const again = await records.check(inputs, inputs);
     expect(again.failures ?? []).toEqual([]);
     expect({ ...(again.inputs as Props), __provider: PROVIDER }).toEqual(inputs);
+  });
+
+  it("a preview with values not known yet plans a change, wherever the unknown is, and sends nothing", async () => {
+    const inputs = await checked({ templateId: "tpl-1", records: web });
+    const created = await records.create(inputs);
+    sandbox.clearRequests();
+    const keyed = inputs.records as Record<string, Props>;
+    const [firstKey] = Object.keys(keyed);
+    const withUnknown: Props[] = [
+      { ...inputs, records: UNKNOWN },
+      { ...inputs, records: [...web.slice(1), { ...web[0], content: UNKNOWN }] },
+      { ...inputs, records: [UNKNOWN] },
+      {
+        ...inputs,
+        records: { ...keyed, [firstKey as string]: { ...keyed[firstKey as string], content: UNKNOWN } },
+      },
+      {
+        ...inputs,
+        records: { ...keyed, [firstKey as string]: { ...keyed[firstKey as string], ttl: UNKNOWN } },
+      },
+      { ...inputs, records: { ...keyed, [firstKey as string]: UNKNOWN } },
+      { ...inputs, purge: UNKNOWN },
+    ];
+    // A plan of what is not known yet would be a false story (an unknown list read as empty would
+    // announce every record deleted): the preview says only that something changes.
+    const said: string[] = [];
+    const spy = vi.spyOn(console, "log").mockImplementation((line: unknown) => {
+      said.push(String(line));
+    });
+    try {
+      for (const news of withUnknown) {
+        expect(await records.diff("tpl-1", created.outs as Props, news)).toEqual({ changes: true });
+      }
+      expect((await records.diff("tpl-1", created.outs as Props, inputs)).changes).toBe(false);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(said).toEqual([]);
+    expect(sandbox.requests).toEqual([]);
   });
 
   it("a new templateId is a replacement", async () => {
