@@ -43,13 +43,17 @@ export function idsOf(r: HeldRecord): string[] {
 
 /**
  * One change, with its message for people and its part of a request. `verify` is the unchanged
- * record a request re-states to prove it still exists; it is never shown as a change.
+ * record a request re-states to prove it still exists; it is never shown as a change, so it has no
+ * message (an update re-states every unchanged record: 90,000 unread strings in a large template).
  */
 export type Correction =
   | { kind: "create"; record: KeyedRecord; message: string; add: WireRecord }
   | { kind: "update"; from: HeldRecord; to: KeyedRecord; message: string; update: UpdateItem }
   | { kind: "delete"; record: HeldRecord; message: string; del: DelItem[] }
-  | { kind: "verify"; from: HeldRecord; to: KeyedRecord; message: string; update: UpdateItem };
+  | { kind: "verify"; from: HeldRecord; to: KeyedRecord; update: UpdateItem };
+
+/** A correction people see in a plan: every kind but `verify`. */
+export type ShownCorrection = Exclude<Correction, { kind: "verify" }>;
 
 /** A correction that names a held record by its id (everything but a create). */
 export type NamingCorrection = Exclude<Correction, { kind: "create" }>;
@@ -80,12 +84,12 @@ function modifyMessage(from: RecordSpec, to: RecordSpec): string {
 }
 
 /** A correction that creates `record`: `+ CREATE www CNAME {domainname}.` */
-export function createCorrection(record: KeyedRecord): Correction {
+export function createCorrection(record: KeyedRecord): ShownCorrection {
   return { kind: "create", record, message: `+ CREATE ${describeRecord(record)}`, add: toWireRecord(record) };
 }
 
 /** A correction that changes held record `from` into `to` in place: its id is kept. */
-export function updateCorrection(from: HeldRecord, to: KeyedRecord): Correction {
+export function updateCorrection(from: HeldRecord, to: KeyedRecord): ShownCorrection {
   return {
     kind: "update",
     from,
@@ -96,7 +100,7 @@ export function updateCorrection(from: HeldRecord, to: KeyedRecord): Correction 
 }
 
 /** A correction that removes held record `record` (a URL forward with every id it owns). */
-export function deleteCorrection(record: HeldRecord): Correction {
+export function deleteCorrection(record: HeldRecord): ShownCorrection {
   return {
     kind: "delete",
     record,
@@ -111,7 +115,6 @@ export function verifyCorrection(from: HeldRecord, to: KeyedRecord): Correction 
     kind: "verify",
     from,
     to,
-    message: `= VERIFY ${describeRecord(from)}`,
     update: toUpdateItem(from.recordId, from),
   };
 }

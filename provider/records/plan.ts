@@ -16,7 +16,6 @@
  * Deterministic and linear apart from sorting (Maps, never nested scans). Knows neither HTTP nor Pulumi.
  */
 import {
-  type Correction,
   createCorrection,
   deleteCorrection,
   type HeldRecord,
@@ -24,6 +23,7 @@ import {
   type PlannedRequest,
   putOf,
   requestOf,
+  type ShownCorrection,
   updateCorrection,
   verifyCorrection,
 } from "./corrections";
@@ -79,7 +79,7 @@ export interface PlanSummary {
   requests: number;
 }
 
-export type { Correction, HeldRecord, KeyedRecord, PlannedRequest } from "./corrections";
+export type { Correction, HeldRecord, KeyedRecord, PlannedRequest, ShownCorrection } from "./corrections";
 
 /** What one resource sends, for people and for the API. */
 export interface Plan {
@@ -88,7 +88,7 @@ export interface Plan {
   /** Set exactly when `mode` is `rewrite`. */
   rewrite?: RewriteReason;
   /** Every change for people: deletes, then modifications, then creates, each in canonical order. */
-  corrections: Correction[];
+  corrections: ShownCorrection[];
   /** The requests, in the order they must be sent. */
   requests: PlannedRequest[];
   summary: PlanSummary;

@@ -66,7 +66,6 @@ describe("planUpdate", () => {
       kind: "verify",
       from: state("r2", txt),
       to: want(txt),
-      message: "= VERIFY @ TXT v=spf1 -all",
       update: { record_id: "r2", name: "@", content: "v=spf1 -all" },
     };
     expect(plan.corrections).toEqual([update]);

@@ -26,8 +26,7 @@ function heldRecord(i: number): HeldRecord {
 function correctionOf(kind: Kind, r: HeldRecord): Correction {
   if (kind === "delete")
     return { kind, record: r, message: `- DELETE ${r.name}`, del: [{ record_id: r.recordId }] };
-  if (kind === "verify")
-    return { kind, from: r, to: r, message: `= VERIFY ${r.name}`, update: toUpdateItem(r.recordId, r) };
+  if (kind === "verify") return { kind, from: r, to: r, update: toUpdateItem(r.recordId, r) };
   const to = { ...r, content: `${r.content}-new` };
   return { kind, from: r, to, message: `~ MODIFY ${r.name}`, update: toUpdateItem(r.recordId, to) };
 }
