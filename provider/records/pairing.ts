@@ -6,7 +6,7 @@
  *
  * This module knows neither HTTP nor Pulumi.
  */
-import { canonicalOrder, compareRecords, numbersOf, type RecordSpec, type StateRecord } from "./model";
+import { canonicalOrder, compareRecords, numberFieldsOf, type RecordSpec, type StateRecord } from "./model";
 
 /** How held and declared records correspond. */
 export interface Pairing<H extends StateRecord, D extends RecordSpec> {
@@ -109,10 +109,17 @@ export function pairRecords<H extends StateRecord, D extends RecordSpec>(
     unchanged.push({ from, to }),
   );
   const update = (from: H, to: D) => updates.push({ from, to });
-  const numbers = (r: RecordSpec) => JSON.stringify(numbersOf(r));
+  // Keys that cannot collide: the type has no space, a JSON string ends where its quote does, and
+  // numbers are integers. Built by hand: the leftovers of a large template are many.
+  const quoted = JSON.stringify;
+  const numbers = (r: RecordSpec) => {
+    let text = "";
+    for (const field of numberFieldsOf(r.type)) text += ` ${r[field] ?? "-"}`;
+    return text;
+  };
   // A record that is renamed elsewhere (the other side holds its exact values at another name)
   // goes last among the records of its name, so that its sibling gets the content change.
-  const renameKey = (r: RecordSpec) => JSON.stringify([r.type, r.content, numbers(r)]);
+  const renameKey = (r: RecordSpec) => `${r.type} ${quoted(r.content)}${numbers(r)}`;
   const renames = {
     held: new Set(rest.desired.map(renameKey)),
     desired: new Set(rest.held.map(renameKey)),
@@ -120,18 +127,18 @@ export function pairRecords<H extends StateRecord, D extends RecordSpec>(
   const renamedElsewhere = (r: RecordSpec, side: "held" | "desired") => renames[side].has(renameKey(r));
   // Within each class, the closest partner first, so that the story tells one change where there was one.
   for (const keyOf of [
-    (r: RecordSpec) => [r.type, r.name, numbers(r)],
-    (r: RecordSpec) => [r.type, r.name, r.content],
-    (r: RecordSpec) => [r.type, r.name],
+    (r: RecordSpec) => `${r.type} ${quoted(r.name)}${numbers(r)}`,
+    (r: RecordSpec) => `${r.type} ${quoted(r.name)} ${quoted(r.content)}`,
+    (r: RecordSpec) => `${r.type} ${quoted(r.name)}`,
   ]) {
-    rest = pairBy(rest, (r) => JSON.stringify(keyOf(r)), update, renamedElsewhere);
+    rest = pairBy(rest, keyOf, update, renamedElsewhere);
   }
   for (const keyOf of [
-    (r: RecordSpec) => [r.type, r.content, numbers(r)],
-    (r: RecordSpec) => [r.type, r.content],
-    (r: RecordSpec) => [r.type],
+    renameKey,
+    (r: RecordSpec) => `${r.type} ${quoted(r.content)}`,
+    (r: RecordSpec) => r.type,
   ]) {
-    rest = pairBy(rest, (r) => JSON.stringify(keyOf(r)), update);
+    rest = pairBy(rest, keyOf, update);
   }
   return {
     unchanged,
