@@ -12,12 +12,14 @@
 
 const COLON = 0x3a;
 const DOT = 0x2e;
+const ZERO = 0x30;
+const LOWER_A = 0x61;
 
 /** The value of hex digit `code`, or -1. */
 function hexDigit(code: number): number {
-  if (code >= 0x30 && code <= 0x39) return code - 0x30;
+  if (code >= ZERO && code <= ZERO + 9) return code - ZERO;
   const lower = code | 0x20;
-  return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : -1;
+  return lower >= LOWER_A && lower <= LOWER_A + 5 ? lower - LOWER_A + 10 : -1;
 }
 
 /**
@@ -50,56 +52,93 @@ function quadAt(text: string, start: number): [number, number] | undefined {
   return [(parts[0]! << 8) | parts[1]!, (parts[2]! << 8) | parts[3]!];
 }
 
+/** The pieces of the address {@link parse} read last: no array per address. */
+const pieces = new Uint16Array(8);
+/** Where the `::` of that address stands for zero pieces, and for how many (-1 and 0: none). */
+let gapStart = -1;
+let gapLength = 0;
+/** Whether that address was written in lower-case hex without leading zeros or a dotted tail. */
+let plain = true;
+
 /**
- * The eight 16-bit pieces of IPv6 address `text` (RFC 4291 2.2: hex groups of one to four digits,
- * at most one `::` standing for one or more zero pieces, maybe an IPv4 tail), or `undefined` when
- * `text` is not one (a zone index included).
+ * Reads IPv6 address `text` (RFC 4291 2.2: hex groups of one to four digits, at most one `::`
+ * standing for one or more zero pieces, maybe an IPv4 tail) into {@link pieces}, and how it was
+ * written; false when `text` is not one (a zone index included).
+ */
+function parse(text: string): boolean {
+  const n = text.length;
+  if (n < 2) return false;
+  let count = 0;
+  let gapAt = -1;
+  let i = 0;
+  plain = true;
+  if (text.charCodeAt(0) === COLON) {
+    if (text.charCodeAt(1) !== COLON) return false;
+    gapAt = 0;
+    i = 2;
+  }
+  // One pass over the characters: the group being read is `value`, of `digits` digits from `start`.
+  let start = i;
+  let value = 0;
+  let digits = 0;
+  for (; i < n; i++) {
+    const code = text.charCodeAt(i);
+    if (code === COLON) {
+      if (digits === 0 || count === 8) return false;
+      if (digits > 1 && text.charCodeAt(start) === ZERO) plain = false;
+      pieces[count++] = value;
+      value = 0;
+      digits = 0;
+      if (i + 1 === n) return false;
+      if (text.charCodeAt(i + 1) === COLON) {
+        if (gapAt !== -1) return false;
+        gapAt = count;
+        i++;
+      }
+      start = i + 1;
+      continue;
+    }
+    if (code === DOT) {
+      const quad = count > 6 ? undefined : quadAt(text, start);
+      if (quad === undefined) return false;
+      pieces[count++] = quad[0];
+      pieces[count++] = quad[1];
+      plain = false;
+      digits = -1;
+      break;
+    }
+    const digit = hexDigit(code);
+    if (digit < 0 || ++digits > 4) return false;
+    if (digit > 9 && code < LOWER_A) plain = false;
+    value = value * 16 + digit;
+  }
+  if (digits > 0) {
+    if (count === 8) return false;
+    if (digits > 1 && text.charCodeAt(start) === ZERO) plain = false;
+    pieces[count++] = value;
+  }
+  if (gapAt === -1) {
+    gapStart = -1;
+    gapLength = 0;
+    return count === 8;
+  }
+  if (count > 7) return false;
+  gapStart = gapAt;
+  gapLength = 8 - count;
+  pieces.copyWithin(gapAt + gapLength, gapAt, count);
+  pieces.fill(0, gapAt, gapAt + gapLength);
+  return true;
+}
+
+/**
+ * The eight 16-bit pieces of IPv6 address `text` (RFC 4291 2.2), or `undefined` when `text` is not
+ * one (a zone index included).
  *
  * @example
  * ipv6Pieces("2001:DB8::1"); // [0x2001, 0xdb8, 0, 0, 0, 0, 0, 1]
  */
 export function ipv6Pieces(text: string): number[] | undefined {
-  const n = text.length;
-  if (n < 2) return undefined;
-  const pieces: number[] = [];
-  let gapAt = -1;
-  let i = 0;
-  if (text.charCodeAt(0) === COLON) {
-    if (text.charCodeAt(1) !== COLON) return undefined;
-    gapAt = 0;
-    i = 2;
-  }
-  while (i < n) {
-    if (pieces.length === 8) return undefined;
-    const start = i;
-    let value = 0;
-    for (let digit = hexDigit(text.charCodeAt(i)); digit >= 0 && i - start < 5; ) {
-      value = value * 16 + digit;
-      i++;
-      digit = i < n ? hexDigit(text.charCodeAt(i)) : -1;
-    }
-    if (i < n && text.charCodeAt(i) === DOT) {
-      const quad = quadAt(text, start);
-      if (quad === undefined || pieces.length > 6) return undefined;
-      pieces.push(quad[0], quad[1]);
-      break;
-    }
-    if (i === start || i - start > 4) return undefined;
-    pieces.push(value);
-    if (i === n) break;
-    if (text.charCodeAt(i) !== COLON) return undefined;
-    i++;
-    if (i === n) return undefined;
-    if (text.charCodeAt(i) === COLON) {
-      if (gapAt !== -1) return undefined;
-      gapAt = pieces.length;
-      i++;
-    }
-  }
-  if (gapAt === -1) return pieces.length === 8 ? pieces : undefined;
-  if (pieces.length > 7) return undefined;
-  pieces.splice(gapAt, 0, ...new Array<number>(8 - pieces.length).fill(0));
-  return pieces;
+  return parse(text) ? Array.from(pieces) : undefined;
 }
 
 /**
@@ -111,8 +150,8 @@ export function ipv6Pieces(text: string): number[] | undefined {
  * canonicalIPv6("2001:0DB8:0:0:0:0:0:0001"); // "2001:db8::1"
  */
 export function canonicalIPv6(text: string): string {
-  const p = ipv6Pieces(text);
-  if (p === undefined) return text;
+  if (!parse(text)) return text;
+  const p = pieces;
   if (p[0] === 0 && p[1] === 0 && p[2] === 0 && p[3] === 0 && p[4] === 0 && p[5] === 0xffff) {
     const [high, low] = [p[6]!, p[7]!];
     return `::ffff:${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
@@ -127,9 +166,14 @@ export function canonicalIPv6(text: string): string {
     }
     let end = i;
     while (end < 8 && p[end] === 0) end++;
-    if (end - i > runLength) [runStart, runLength] = [i, end - i];
+    if (end - i > runLength) {
+      runStart = i;
+      runLength = end - i;
+    }
     i = end;
   }
+  // Most addresses are stored in this form already: then the text is the answer.
+  if (plain && runStart === gapStart && (runStart === -1 || runLength === gapLength)) return text;
   let out = "";
   for (let i = 0; i < 8; i++) {
     if (i === runStart) {
