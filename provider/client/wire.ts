@@ -140,63 +140,55 @@ const connectionsSchema = z.union([
 ]);
 
 /**
- * An optional field that an API may also send as `null` (as PHP serializes an empty column): read
- * as absent, never as an error that would fail every listing.
- */
-function absentIfNull<T extends z.ZodType>(schema: T) {
-  return schema
-    .nullish()
-    .transform((value): z.output<T> | undefined => (value === null ? undefined : (value as z.output<T>)));
-}
-
-/**
- * A contact as the API sends it (snake_case). Only `handle` is required; a field sent as `null` is
- * read as absent; unknown fields are ignored.
+ * A contact as the API sends it (snake_case). Only `handle` is required; an optional field may
+ * also come as `null` (as PHP serializes an empty column), read as absent by {@link ContactSchema},
+ * never as an error that would fail every listing; unknown fields are ignored.
  */
 export const WireContactSchema = z.object({
   handle: z.string().min(1),
-  company_name: absentIfNull(z.string()),
-  name: absentIfNull(z.string()),
-  address_1: absentIfNull(z.string()),
-  address_2: absentIfNull(z.string()),
-  postal_code: absentIfNull(z.string()),
-  city: absentIfNull(z.string()),
-  state: absentIfNull(z.string()),
-  country: absentIfNull(z.string()),
-  phone: absentIfNull(z.string()),
-  email: absentIfNull(z.string()),
-  status: absentIfNull(z.array(z.string())),
-  connections: absentIfNull(connectionsSchema),
-  date_created: absentIfNull(z.string()),
-  date_last_updated: absentIfNull(z.string()),
-  auto_delete: absentIfNull(z.boolean()),
-  reference: absentIfNull(z.string()),
+  company_name: z.string().nullish(),
+  name: z.string().nullish(),
+  address_1: z.string().nullish(),
+  address_2: z.string().nullish(),
+  postal_code: z.string().nullish(),
+  city: z.string().nullish(),
+  state: z.string().nullish(),
+  country: z.string().nullish(),
+  phone: z.string().nullish(),
+  email: z.string().nullish(),
+  status: z.array(z.string()).nullish(),
+  connections: connectionsSchema.nullish(),
+  date_created: z.string().nullish(),
+  date_last_updated: z.string().nullish(),
+  auto_delete: z.boolean().nullish(),
+  reference: z.string().nullish(),
 });
 /** A contact as the API sends it. */
 export type WireContact = z.input<typeof WireContactSchema>;
 
 /**
  * A contact as this package exposes it: camelCase fields, `connections` an integer, datetimes as
- * the strings the API sent. Fields the API left out are absent.
+ * the strings the API sent. Fields the API left out or sent as `null` are absent. One transform per
+ * contact rather than one per field: a listing of 10,000 contacts parses 170,000 fields.
  */
 export const ContactSchema = WireContactSchema.transform((c) => ({
   handle: c.handle,
-  companyName: c.company_name,
-  name: c.name,
-  address1: c.address_1,
-  address2: c.address_2,
-  postalCode: c.postal_code,
-  city: c.city,
-  state: c.state,
-  country: c.country,
-  phone: c.phone,
-  email: c.email,
-  status: c.status,
-  connections: c.connections,
-  dateCreated: c.date_created,
-  dateLastUpdated: c.date_last_updated,
-  autoDelete: c.auto_delete,
-  reference: c.reference,
+  companyName: c.company_name ?? undefined,
+  name: c.name ?? undefined,
+  address1: c.address_1 ?? undefined,
+  address2: c.address_2 ?? undefined,
+  postalCode: c.postal_code ?? undefined,
+  city: c.city ?? undefined,
+  state: c.state ?? undefined,
+  country: c.country ?? undefined,
+  phone: c.phone ?? undefined,
+  email: c.email ?? undefined,
+  status: c.status ?? undefined,
+  connections: c.connections ?? undefined,
+  dateCreated: c.date_created ?? undefined,
+  dateLastUpdated: c.date_last_updated ?? undefined,
+  autoDelete: c.auto_delete ?? undefined,
+  reference: c.reference ?? undefined,
 }));
 /** A contact as this package exposes it. */
 export type Contact = z.output<typeof ContactSchema>;
