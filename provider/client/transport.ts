@@ -26,6 +26,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { type Dispatcher, EnvHttpProxyAgent, interceptors, type RetryHandler } from "undici";
 import type { z } from "zod";
 import type { ClientConfig } from "../config";
+import { hasEngine, toEngine } from "../log";
 import { ClientClosedError, type RequestOutcome } from "./errors";
 import { bodyStart, httpError, networkError, responseError } from "./failures";
 import { redact } from "./redact";
@@ -154,29 +155,18 @@ function packageVersion(): string {
 }
 
 /**
- * The default sinks: `pulumi.log` when an engine listens, loaded lazily so that plain scripts do
- * not pay for the Pulumi SDK, and guarded so that logging never fails a request. Without an engine
- * the SDK drops debug lines and prints info on stdout: set DOMAINAPI_DEBUG=1 to see the debug
- * lines on stderr as `[domainapi] GET /v2/… -> 200 …`; waits go to stderr the same way.
+ * The default sinks: `pulumi.log` when an engine listens (through ../log, which loads the SDK only
+ * then, so that plain scripts do not pay for it, and never fails a request over a message).
+ * Without an engine the SDK drops debug lines and prints info on stdout: set DOMAINAPI_DEBUG=1 to
+ * see the debug lines on stderr as `[domainapi] GET /v2/… -> 200 …`; waits go to stderr the same way.
  */
-function pulumiSdk(): typeof import("@pulumi/pulumi") | undefined {
-  try {
-    return require("@pulumi/pulumi") as typeof import("@pulumi/pulumi");
-  } catch {
-    return undefined;
-  }
-}
-
 function defaultLog(message: string): void {
   if (process.env.DOMAINAPI_DEBUG) process.stderr.write(`[domainapi] ${message}\n`);
-  void pulumiSdk()
-    ?.log.debug(`domainapi: ${message}`)
-    .catch(() => undefined);
+  toEngine("debug", `domainapi: ${message}`);
 }
 
 function defaultInfo(message: string): void {
-  const sdk = pulumiSdk();
-  if (sdk?.runtime.hasEngine()) void sdk.log.info(`domainapi: ${message}`).catch(() => undefined);
+  if (hasEngine()) toEngine("info", `domainapi: ${message}`);
   else process.stderr.write(`[domainapi] ${message}\n`);
 }
 
