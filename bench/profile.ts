@@ -62,8 +62,10 @@ async function main(): Promise<void> {
   const sections: string[] = [];
   try {
     const s = await createStack(`profile-${n}`, recordsProgram(n), backendDir, {
-      "domainapi:baseUrl": { value: sandbox.url },
-      "domainapi:apiKey": { value: API_KEY, secret: true },
+      config: {
+        "domainapi:baseUrl": { value: sandbox.url },
+        "domainapi:apiKey": { value: API_KEY, secret: true },
+      },
     });
     stacks.push(s);
     for (const op of ["up", "preview", "destroy"] as const) {

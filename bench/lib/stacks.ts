@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import type { ConfigMap, PulumiFn, Stack } from "@pulumi/pulumi/automation/index.js";
+import type { ConfigMap, ProjectSettings, PulumiFn, Stack } from "@pulumi/pulumi/automation/index.js";
 import { automation, domainapi, EngineFloor, workRoot } from "./package.ts";
 import type { RecordArgs } from "./records.ts";
 
@@ -61,18 +61,37 @@ export function newBackend(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), "domainapi-bench-state-"));
 }
 
+/** What {@link createStack} sets up besides the program. */
+export interface StackOptions {
+  /** The stack's config, e.g. the provider's settings. */
+  readonly config?: ConfigMap;
+  /** Environment of the CLI and the plugin processes it starts (for instance NODE_OPTIONS for a CPU profile). */
+  readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Provider plugins found by path, as `plugins.providers` in Pulumi.yaml names them (how a YAML
+   * program finds the provider plugin that is not installed as a plugin).
+   */
+  readonly pluginProviders?: ReadonlyArray<{ readonly name: string; readonly path: string }>;
+}
+
 /**
- * Creates stack `name` of `program` on `backendDir`. `env` goes to the CLI and the plugin
- * processes it starts (for instance NODE_OPTIONS for a CPU profile).
+ * Creates stack `name` of `program` on `backendDir`, its work directory under the work root (so
+ * the plugin processes the engine starts there load the installed package).
  */
 export async function createStack(
   name: string,
   program: PulumiFn,
   backendDir: string,
-  config: ConfigMap = {},
-  env: Record<string, string> = {},
+  options: StackOptions = {},
 ): Promise<BenchStack> {
   const workDir = fs.mkdtempSync(path.join(workRoot, `bench-${name}-`));
+  const projectSettings: ProjectSettings & { plugins?: { providers: StackOptions["pluginProviders"] } } = {
+    name: "domainapi-bench",
+    runtime: "nodejs",
+    backend: { url: `file://${backendDir}` },
+    // The SDK's type does not name `plugins` yet; the CLI reads it from the Pulumi.yaml written.
+    ...(options.pluginProviders && { plugins: { providers: options.pluginProviders } }),
+  };
   const stack = await automation.LocalWorkspace.createOrSelectStack(
     { stackName: name, projectName: "domainapi-bench", program },
     {
@@ -83,17 +102,13 @@ export async function createStack(
         PULUMI_SKIP_UPDATE_CHECK: "true",
         PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
         PULUMI_SKIP_CONFIRMATIONS: "true",
-        ...env,
+        ...options.env,
       },
       secretsProvider: "passphrase",
-      projectSettings: {
-        name: "domainapi-bench",
-        runtime: "nodejs",
-        backend: { url: `file://${backendDir}` },
-      },
+      projectSettings,
     },
   );
-  await stack.setAllConfig(config);
+  await stack.setAllConfig(options.config ?? {});
   return { name, stack, workDir };
 }
 

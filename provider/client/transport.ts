@@ -19,13 +19,19 @@
  * `https:` base URL goes through the proxy in a CONNECT tunnel (the proxy sees only host and port);
  * an `http:` one is forwarded, so the proxy sees the request, headers included, as any plain-HTTP
  * hop does. The key is only ever in the Authorization header, never in a URL.
+ *
+ * undici is loaded when a transport sends its first request, not with this module: the engine's
+ * plugin process loads the providers for every operation, and a preview (check and diff only)
+ * sends nothing; loading undici costs about 4 MiB of memory and 109 modules there.
  */
 
 import { STATUS_CODES } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import { type Dispatcher, EnvHttpProxyAgent, interceptors, type RetryHandler } from "undici";
+import type * as Undici from "undici";
+import type { Dispatcher, EnvHttpProxyAgent, RetryHandler } from "undici";
 import type { z } from "zod";
 import type { ClientConfig } from "../config";
+import { hasEngine, toEngine } from "../log";
 import { ClientClosedError, type RequestOutcome } from "./errors";
 import { bodyStart, httpError, networkError, responseError } from "./failures";
 import { redact } from "./redact";
@@ -93,6 +99,14 @@ const CONNECT_TIMEOUT_MS = 10_000;
  */
 const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 
+let undiciModule: typeof Undici | undefined;
+
+/** undici, loaded at first use (see the module's comment). */
+function undici(): typeof Undici {
+  undiciModule ??= require("undici") as typeof Undici;
+  return undiciModule;
+}
+
 interface SharedAgent {
   agent: EnvHttpProxyAgent;
   users: number;
@@ -118,7 +132,7 @@ function acquireAgent(key: string): EnvHttpProxyAgent {
   let shared = agents.get(key);
   if (shared === undefined) {
     shared = {
-      agent: new EnvHttpProxyAgent({
+      agent: new (undici().EnvHttpProxyAgent)({
         connections: CONNECTIONS_PER_BASE_URL,
         keepAliveTimeout: 4_000,
         keepAliveMaxTimeout: 60_000,
@@ -154,29 +168,18 @@ function packageVersion(): string {
 }
 
 /**
- * The default sinks: `pulumi.log` when an engine listens, loaded lazily so that plain scripts do
- * not pay for the Pulumi SDK, and guarded so that logging never fails a request. Without an engine
- * the SDK drops debug lines and prints info on stdout: set DOMAINAPI_DEBUG=1 to see the debug
- * lines on stderr as `[domainapi] GET /v2/… -> 200 …`; waits go to stderr the same way.
+ * The default sinks: `pulumi.log` when an engine listens (through ../log, which loads the SDK only
+ * then, so that plain scripts do not pay for it, and never fails a request over a message).
+ * Without an engine the SDK drops debug lines and prints info on stdout: set DOMAINAPI_DEBUG=1 to
+ * see the debug lines on stderr as `[domainapi] GET /v2/… -> 200 …`; waits go to stderr the same way.
  */
-function pulumiSdk(): typeof import("@pulumi/pulumi") | undefined {
-  try {
-    return require("@pulumi/pulumi") as typeof import("@pulumi/pulumi");
-  } catch {
-    return undefined;
-  }
-}
-
 function defaultLog(message: string): void {
   if (process.env.DOMAINAPI_DEBUG) process.stderr.write(`[domainapi] ${message}\n`);
-  void pulumiSdk()
-    ?.log.debug(`domainapi: ${message}`)
-    .catch(() => undefined);
+  toEngine("debug", `domainapi: ${message}`);
 }
 
 function defaultInfo(message: string): void {
-  const sdk = pulumiSdk();
-  if (sdk?.runtime.hasEngine()) void sdk.log.info(`domainapi: ${message}`).catch(() => undefined);
+  if (hasEngine()) toEngine("info", `domainapi: ${message}`);
   else process.stderr.write(`[domainapi] ${message}\n`);
 }
 
@@ -243,8 +246,12 @@ export class Transport {
   readonly #maxRetryWaitMs: number;
   readonly #maxTotalMs: number;
   readonly #backoffBaseMs: number;
-  readonly #poolKey: string;
-  readonly #agent: EnvHttpProxyAgent;
+  readonly #baseUrl: string;
+  /**
+   * The pool this transport uses, and its key: taken at the first request (which loads undici),
+   * so a transport that never sends makes no pool. The proxy variables are read then.
+   */
+  #pool: { readonly key: string; readonly agent: EnvHttpProxyAgent } | undefined;
   #closed = false;
 
   constructor(config: ClientConfig, options: TransportOptions = {}) {
@@ -259,8 +266,7 @@ export class Transport {
     this.#maxRetryWaitMs = options.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS;
     this.#maxTotalMs = options.maxTotalMs ?? DEFAULT_MAX_TOTAL_MS;
     this.#backoffBaseMs = options.backoffBaseMs ?? DEFAULT_BACKOFF_BASE_MS;
-    this.#poolKey = poolKey(config.baseUrl);
-    this.#agent = acquireAgent(this.#poolKey);
+    this.#baseUrl = config.baseUrl;
   }
 
   /**
@@ -299,8 +305,8 @@ export class Transport {
       state.answered = false;
       // Per request, because the policy callback needs this request's state; the pooled Agent
       // underneath is shared.
-      const dispatcher = this.#agent.compose(
-        interceptors.retry({ throwOnError: false, retry: this.#policy(req, logPath, state) }),
+      const dispatcher = this.#agent().compose(
+        undici().interceptors.retry({ throwOnError: false, retry: this.#policy(req, logPath, state) }),
         noteAnswer(state),
       );
       let status: number | undefined;
@@ -373,7 +379,16 @@ export class Transport {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await releaseAgent(this.#poolKey);
+    if (this.#pool !== undefined) await releaseAgent(this.#pool.key);
+  }
+
+  /** The shared pool of this transport's base URL, joined at the first request. */
+  #agent(): EnvHttpProxyAgent {
+    if (this.#pool === undefined) {
+      const key = poolKey(this.#baseUrl);
+      this.#pool = { key, agent: acquireAgent(key) };
+    }
+    return this.#pool.agent;
   }
 
   #parse<T>(

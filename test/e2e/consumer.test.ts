@@ -36,6 +36,7 @@ import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { npm, type PackResult, packCheckout, packJson } from "../../scripts/lib/pack.ts";
 import { engineEnv, repoRoot, type StateResource, typeToken } from "./harness";
 import { type RunResult, removeRunDirs, runProgramDir } from "./program-runner";
 import { API_KEY } from "./records-helpers";
@@ -43,32 +44,9 @@ import { API_KEY } from "./records-helpers";
 const execFileAsync = promisify(execFile);
 const INSTALL_TIMEOUT_MS = 240_000;
 
-interface PackResult {
-  filename: string;
-  integrity: string;
-  files: Array<{ path: string }>;
-}
-
 async function git(args: string[], cwd: string): Promise<string> {
   const { stdout } = await execFileAsync("git", args, { cwd, timeout: INSTALL_TIMEOUT_MS });
   return stdout.trim();
-}
-
-async function npm(args: string[], cwd: string): Promise<string> {
-  const { stdout } = await execFileAsync("npm", args, {
-    cwd,
-    env: { ...process.env, npm_config_update_notifier: "false" },
-    maxBuffer: 64 * 1024 * 1024,
-    timeout: INSTALL_TIMEOUT_MS,
-  });
-  return stdout;
-}
-
-/** `npm pack --json` prints JSON after whatever lifecycle output; take the array. */
-function packJson(stdout: string): PackResult {
-  const [result] = JSON.parse(stdout.slice(stdout.indexOf("["))) as PackResult[];
-  if (!result) throw new Error(`npm pack printed no result: ${stdout}`);
-  return result;
 }
 
 const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
@@ -220,9 +198,7 @@ describe("the packed package", () => {
     // One tarball for every program; started here, awaited by the tests that need it. The suite
     // has built dist/ already; `--ignore-scripts` keeps `prepare` from rebuilding it under the
     // feet of tests running beside this one.
-    tarball = npm(["pack", "--json", "--ignore-scripts", "--pack-destination", scratch], repoRoot).then(
-      (out) => path.join(scratch, packJson(out).filename),
-    );
+    tarball = packCheckout(scratch).then((packed) => packed.tarball);
     tarball.catch(() => undefined);
     // A clone of HEAD (what a push publishes: uncommitted changes are not in it), named by commit.
     const clone = path.join(scratch, "clone");
@@ -236,10 +212,8 @@ describe("the packed package", () => {
     // After the provider's: packing may build, and two builds must not overlap.
     sandboxTarball = tarball
       .catch(() => undefined)
-      .then(() =>
-        npm(["pack", "--json", "--pack-destination", scratch, "--workspace", "domainapi-sandbox"], repoRoot),
-      )
-      .then((out) => path.join(scratch, packJson(out).filename));
+      .then(() => packCheckout(scratch, { workspace: "domainapi-sandbox", ignoreScripts: false }))
+      .then((packed) => packed.tarball);
     sandboxTarball.catch(() => undefined);
   });
   afterAll(async () => {
