@@ -218,10 +218,16 @@ export class Execution {
     this.untracked = records.map(describeRecord);
   }
 
+  /**
+   * One message per request, a line per correction: each message costs the engine a call and the
+   * plugin process memory until the engine has taken it (a destroy of 1,000 templates sends 1,000
+   * requests of ten deletes each).
+   */
   #progress(corrections: readonly Correction[]): void {
-    for (const c of corrections) {
-      if (c.kind !== "verify") log.info(`template ${this.#templateId}: ${c.message}${idNote(c, this.held)}`);
-    }
+    const lines = corrections.flatMap((c) =>
+      c.kind === "verify" ? [] : [`template ${this.#templateId}: ${c.message}${idNote(c, this.held)}`],
+    );
+    if (lines.length > 0) log.info(lines.join("\n"));
   }
 
   /** Runs the planner's probes; accepted probes are applied, vanished records leave the held ones. */

@@ -157,4 +157,26 @@ describe("progress", () => {
       ),
     );
   });
+
+  it("says the corrections of one request in one message, a line each (one engine call per request)", async () => {
+    const { outs } = await deployed("tpl-4", txt(3), true);
+    const ids = (sandbox.templateRecords("tpl-4") ?? []).map((r) => r.record_id);
+    const said: string[] = [];
+    const spy = vi.spyOn(console, "log").mockImplementation((line: unknown) => {
+      said.push(String(line));
+    });
+    try {
+      await records.delete("tpl-4", outs);
+    } finally {
+      spy.mockRestore();
+    }
+    const deletes = said.filter((m) => m.includes("- DELETE"));
+    expect(deletes).toHaveLength(1);
+    expect(deletes[0]?.split("\n")).toEqual(
+      txt(3).map(
+        (r, i) =>
+          `${i === 0 ? "info: [runtime] " : ""}template tpl-4: - DELETE ${r.name} TXT ${r.content} (id ${ids[i]} removed)`,
+      ),
+    );
+  });
 });
