@@ -119,14 +119,23 @@ export class DnsTemplateRecords extends pulumi.dynamic.Resource {
       "DnsTemplateRecords",
     );
     // The state keeps records keyed (for readable previews) with their ids beside them; expose
-    // them in the documented shape: an array in canonical order, ids aligned.
+    // them in the documented shape: an array in canonical order, ids aligned. Made when first
+    // read: each Output costs the program promises and stack traces, and a stack of 1,000
+    // templates rarely reads them all.
     const stored = this as unknown as { records: pulumi.Output<unknown>; ids: pulumi.Output<unknown> };
-    const joined = pulumi
-      .all([stored.records, stored.ids])
-      .apply(([records, ids]) => recordsOfOutputs(records, ids));
-    Object.defineProperty(this, "records", { value: joined, enumerable: true });
+    const { records, ids } = stored;
+    let joined: pulumi.Output<DnsRecord[]> | undefined;
+    let recordIds: pulumi.Output<string[]> | undefined;
+    const joinedRecords = (): pulumi.Output<DnsRecord[]> => {
+      joined ??= pulumi.all([records, ids]).apply(([rs, is]) => recordsOfOutputs(rs, is));
+      return joined;
+    };
+    Object.defineProperty(this, "records", { get: joinedRecords, enumerable: true });
     Object.defineProperty(this, "recordIds", {
-      value: joined.apply((rs) => rs.flatMap((r) => r.recordIds)),
+      get: () => {
+        recordIds ??= joinedRecords().apply((rs) => rs.flatMap((r) => r.recordIds));
+        return recordIds;
+      },
       enumerable: true,
     });
   }
