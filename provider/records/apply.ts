@@ -110,9 +110,11 @@ export class Execution {
         }
         guard(next, true);
         this.recoveries.push(next);
-        log.warn(
-          `template ${this.#templateId}: recovering from records removed outside Pulumi: ${next.text}`,
-        );
+        // Said only once the recovery may be sent: a refused one would make this untrue.
+        const why = search.rewrite
+          ? "a record this resource keeps was removed outside Pulumi; the template is rewritten with one PUT (purge: true)"
+          : "recovering from records removed outside Pulumi";
+        log.warn(`template ${this.#templateId}: ${why}: ${next.text}`);
         await this.carryOut(next, declaration, guard);
         return;
       }
@@ -249,11 +251,6 @@ export class Execution {
     if (found.vanished.length > 0) {
       log.warn(
         `template ${this.#templateId}: records removed outside Pulumi: ${found.vanished.map(describeVanished).join("; ")}`,
-      );
-    }
-    if (found.rewrite) {
-      log.warn(
-        `template ${this.#templateId}: a record this resource keeps was removed outside Pulumi; the template is rewritten with one PUT (purge: true)`,
       );
     }
     return found;

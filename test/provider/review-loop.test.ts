@@ -4,7 +4,7 @@
  * are one and the same (an independent oracle: the sandbox's request log); `up` given the reviewed
  * digests refuses any other plan, recovery included, before sending anything for it.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { templatePlans } from "../../provider/cli/templatePlans";
 import * as records from "../../provider/records/provider";
 import { PROVIDER, useConfiguredSandbox } from "./helpers";
@@ -193,9 +193,21 @@ describe("up applies only the reviewed plan (DOMAINAPI_EXPECT_PLAN)", () => {
     const gone = sandbox.templateRecords("mail")?.find((r) => r.name === "www");
     sandbox.deleteRecord("mail", gone!.record_id);
     sandbox.clearRequests();
-    await expect(records.update("mail", olds, news)).rejects.toThrow(
-      /refusing to change template "mail".*the recovery, a plan nobody reviewed, was not sent/,
+    const said: string[] = [];
+    const spies = (["log", "warn", "error"] as const).map((level) =>
+      vi.spyOn(console, level).mockImplementation((line: unknown) => {
+        said.push(String(line));
+      }),
     );
+    try {
+      await expect(records.update("mail", olds, news)).rejects.toThrow(
+        /refusing to change template "mail".*the recovery, a plan nobody reviewed, was not sent/,
+      );
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    // No warning says that the refused rewrite happens.
+    expect(said.join("\n")).not.toMatch(/rewritten with one PUT|recovering from/);
     // The reviewed PATCH was sent and refused, and a probe of its own items asked which record is
     // gone; the rewrite that would recover, a plan nobody reviewed, was not sent.
     expect(sent().map((r) => r.method)).not.toContain("PUT");
