@@ -42,6 +42,15 @@ export interface ReviewedPlan {
 const NOTHING = "none";
 
 /**
+ * What a `DOMAINAPI_EXPECT_PLAN` that is set says: the reviewed plans (none at all for `none`), or
+ * nothing usable because it is empty. An empty value is what a failed
+ * `$(domainapi-plan --expect ...)` leaves, so it refuses every change instead of meaning "no guard".
+ */
+export type Expectation =
+  | { readonly kind: "reviewed"; readonly plans: readonly ReviewedPlan[] }
+  | { readonly kind: "blank" };
+
+/**
  * The `DOMAINAPI_EXPECT_PLAN` value for reviewed plans: `templateId=digest` pairs separated by
  * spaces (template ids are single path segments without spaces; `=` may appear in them, so the
  * digest is what follows the last `=`), or `none` when nothing was to change.
@@ -54,34 +63,77 @@ export function formatExpectation(plans: readonly ReviewedPlan[]): string {
 }
 
 /**
- * Parses a `DOMAINAPI_EXPECT_PLAN` value (see {@link formatExpectation}); `undefined` when none is
- * set, so that every plan is allowed.
+ * The line people copy from a plan: the variable and its value in single quotes, so that pasted in
+ * front of `pulumi up` the shell keeps every pair (unquoted, it keeps only the first), and pasted
+ * whole as a CI variable's value {@link parseExpectation} still reads it.
+ *
+ * @example
+ * expectationAssignment([{ templateId: "mail", digest: "0123456789abcdef" }, { templateId: "web", digest: "3f2a9c1e0b7d4a55" }]);
+ * // "DOMAINAPI_EXPECT_PLAN='mail=0123456789abcdef web=3f2a9c1e0b7d4a55'"
+ */
+export function expectationAssignment(plans: readonly ReviewedPlan[]): string {
+  return `${EXPECT_PLAN_ENV}='${formatExpectation(plans).replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * The value inside what people paste: without a leading `DOMAINAPI_EXPECT_PLAN=` and without the
+ * quotes around it (single quotes as {@link expectationAssignment} writes them, or double quotes).
+ */
+function unwrap(value: string): string {
+  let inner = value.trim();
+  if (inner.startsWith(`${EXPECT_PLAN_ENV}=`)) inner = inner.slice(EXPECT_PLAN_ENV.length + 1).trim();
+  const quote = inner[0];
+  if ((quote === "'" || quote === '"') && inner.length >= 2 && inner.endsWith(quote)) {
+    inner = inner.slice(1, -1);
+    inner = quote === "'" ? inner.replaceAll("'\\''", "'") : inner.replace(/\\(["$`\\])/g, "$1");
+  }
+  return inner.trim();
+}
+
+/**
+ * Parses a `DOMAINAPI_EXPECT_PLAN` value (see {@link formatExpectation}), as the shell leaves it or
+ * as pasted whole from a plan (`DOMAINAPI_EXPECT_PLAN='web=...'`). `undefined` when the variable is
+ * not set: every plan is allowed. Set but empty or blank (`""`, `''`, spaces): `blank`, which
+ * refuses every change (see {@link refusalOf}).
  *
  * @throws UnreviewedPlanError naming the malformed pair and the form expected
+ * @example
+ * parseExpectation("DOMAINAPI_EXPECT_PLAN='web=3f2a9c1e0b7d4a55'");
+ * // { kind: "reviewed", plans: [{ templateId: "web", digest: "3f2a9c1e0b7d4a55" }] }
  */
-export function parseExpectation(value: string | undefined): ReviewedPlan[] | undefined {
-  if (value === undefined || value.trim() === "") return undefined;
-  if (value.trim() === NOTHING) return [];
-  return value
-    .trim()
-    .split(/\s+/)
-    .map((pair) => {
-      const at = pair.lastIndexOf("=");
-      const digest = pair.slice(at + 1);
-      if (at <= 0 || !/^[0-9a-f]{16}$/.test(digest)) {
-        throw new UnreviewedPlanError(
-          `${EXPECT_PLAN_ENV}: "${pair}" is not a templateId=digest pair (the digest: 16 hexadecimal digits); ` +
-            "copy the value domainapi-plan printed for the reviewed plan",
-        );
-      }
-      return { templateId: pair.slice(0, at), digest };
-    });
+export function parseExpectation(value: string | undefined): Expectation | undefined {
+  if (value === undefined) return undefined;
+  const inner = unwrap(value);
+  if (inner === "") return { kind: "blank" };
+  if (inner === NOTHING) return { kind: "reviewed", plans: [] };
+  const plans = inner.split(/\s+/).map((pair) => {
+    const at = pair.lastIndexOf("=");
+    const digest = pair.slice(at + 1);
+    if (at <= 0 || !/^[0-9a-f]{16}$/.test(digest)) {
+      throw new UnreviewedPlanError(
+        `${EXPECT_PLAN_ENV}: "${pair}" is not a templateId=digest pair (the digest: 16 hexadecimal digits); ` +
+          "copy the value domainapi-plan printed for the reviewed plan",
+      );
+    }
+    return { templateId: pair.slice(0, at), digest };
+  });
+  return { kind: "reviewed", plans };
+}
+
+/** Why an empty expectation refuses: the likely cause and the two ways on. */
+function blankRefusal(plan: Plan): string {
+  return (
+    `refusing to change template "${plan.templateId}": ${EXPECT_PLAN_ENV} is set but empty, so no plan is a reviewed one ` +
+    `(its plan now is ${planDigest(plan)}: ${plan.text}). An empty value is what a failed \`domainapi-plan --expect\` leaves ` +
+    "in `$(...)` (the preview failed, a plan is known only during `pulumi up`, or a template's records are secret in the preview). " +
+    "Nothing was sent for this template. Set it to the reviewed value, or unset it to apply without a reviewed plan."
+  );
 }
 
 /**
  * Why `plan` may not be carried out under the reviewed plans, or `undefined` when it may: a plan
  * that sends nothing is always allowed; any other must have its digest among the reviewed ones of
- * its template. `recovery` says the plan recovers from records found removed during `up`, after the
+ * its template, and none may under a blank expectation. `recovery` says the plan recovers from records found removed during `up`, after the
  * reviewed requests were sent.
  *
  * @example
@@ -89,12 +141,13 @@ export function parseExpectation(value: string | undefined): ReviewedPlan[] | un
  */
 export function refusalOf(
   plan: Plan,
-  reviewed: readonly ReviewedPlan[] | undefined,
+  expected: Expectation | undefined,
   recovery = false,
 ): string | undefined {
-  if (reviewed === undefined || plan.requests.length === 0) return undefined;
+  if (expected === undefined || plan.requests.length === 0) return undefined;
+  if (expected.kind === "blank") return blankRefusal(plan);
   const digest = planDigest(plan);
-  const ofTemplate = reviewed.filter((r) => r.templateId === plan.templateId).map((r) => r.digest);
+  const ofTemplate = expected.plans.filter((r) => r.templateId === plan.templateId).map((r) => r.digest);
   if (ofTemplate.includes(digest)) return undefined;
   const was =
     ofTemplate.length === 0
