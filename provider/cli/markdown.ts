@@ -10,14 +10,19 @@
  *
  * Pure: plans in, text out.
  */
-import { EXPECT_PLAN_ENV, formatExpectation } from "../records/digest";
-import type { PlannedCorrection, PlanReason, TemplatePlan } from "./templatePlans";
+import { EXPECT_PLAN_ENV, expectationAssignment } from "../records/digest";
+import { commitMarker } from "./commit";
+import type { NotPlannable, PlannedCorrection, PlanReason, TemplatePlan } from "./templatePlans";
 
 /** The heading every plan starts with, so a bot can find and replace its earlier comment. */
 export const PLAN_HEADING = "### DNS record plan";
 
 /** What the plan says when no template changes. */
 export const NO_CHANGES = "No DNS record changes.";
+
+/** The first line of the section of a failed preview: a plan comment holding it is no reviewed plan. */
+export const PREVIEW_FAILED =
+  "**The preview failed**, so `pulumi up` would fail too; the plan below is of what was planned before the failure.";
 
 /** What the plan says when the preview failed before it planned any template. */
 export const NOTHING_PLANNED = "No DNS record changes were planned before the failure.";
@@ -104,12 +109,18 @@ function reasonText(reason: PlanReason): string {
   }
 }
 
+const NOT_PLANNABLE: Readonly<Record<NotPlannable, string>> = {
+  unknown: "the records depend on values known only during `pulumi up`; the plan is made then.",
+  secret:
+    "**not planned**: the preview shows its records only as `[secret]`, so what `pulumi up` would send " +
+    'cannot be shown here. Plan it from a preview that shows secrets (see "Secret records" in the ' +
+    "docs of `domainapi-plan`), or keep secrets out of the records.",
+};
+
 function templateSection(plan: TemplatePlan): string[] {
   const why = plan.reason ? `, ${reasonText(plan.reason)}` : "";
   const title = `**Template ${inlineCode(plan.templateId)}** (resource ${inlineCode(plan.resource)}${why})`;
-  if (plan.unknown) {
-    return [`${title}: the records depend on values known only during \`pulumi up\`; the plan is made then.`];
-  }
+  if (plan.notPlannable) return [`${title}: ${NOT_PLANNABLE[plan.notPlannable]}`];
   const block = ["", ...fenced("diff", correctionLines(plan))];
   const digest = plan.digest ? ["", `Plan digest ${inlineCode(plan.digest)}`] : [];
   return [`${title}: ${visible(plan.summary)}`, ...block, ...digest];
@@ -117,22 +128,36 @@ function templateSection(plan: TemplatePlan): string[] {
 
 function failureSection(errors: readonly string[]): string {
   const lines = errors.flatMap((e) => e.split(/\r\n|\n/)).map(visible);
-  return [
-    "**The preview failed**, so `pulumi up` would fail too; the plan below is of what was planned before the failure.",
-    "",
-    ...fenced("text", lines),
-  ].join("\n");
+  return [PREVIEW_FAILED, "", ...fenced("text", lines)].join("\n");
 }
 
 function expectationSection(plans: readonly TemplatePlan[]): string[] {
-  const reviewed = plans.flatMap((p) =>
-    p.digest && !p.unknown ? [{ templateId: p.templateId, digest: p.digest }] : [],
-  );
-  if (plans.some((p) => p.unknown)) return [];
+  const unplanned = plans.filter((p) => p.notPlannable);
+  if (unplanned.length > 0) {
+    const names = unplanned.map((p) => inlineCode(p.templateId)).join(", ");
+    return [
+      `No ${inlineCode(EXPECT_PLAN_ENV)} value can be given for this preview: the plan of ${names} is not known here, ` +
+        "so a reviewed `pulumi up` refuses to change it.",
+    ];
+  }
+  const reviewed = plans.flatMap((p) => (p.digest ? [{ templateId: p.templateId, digest: p.digest }] : []));
   return [
     `To apply exactly this plan, run \`pulumi up\` with ${inlineCode(EXPECT_PLAN_ENV)} set as below: a template whose plan differs is then refused.`,
-    fenced("text", [visible(`${EXPECT_PLAN_ENV}=${formatExpectation(reviewed)}`)]).join("\n"),
+    fenced("text", [visible(expectationAssignment(reviewed))]).join("\n"),
   ];
+}
+
+/** What `planMarkdown` is told beside the plans. */
+export interface PlanMarkdownOptions {
+  /**
+   * The commit the preview was made from (full hexadecimal SHA), shown and marked in the comment so
+   * that the deployment of a merge can take the plan only from a comment about the commit merged.
+   */
+  commit?: string;
+}
+
+function commitSection(commit: string | undefined): string[] {
+  return commit ? [`Planned from commit ${inlineCode(commit)}.`] : [];
 }
 
 /**
@@ -151,16 +176,22 @@ function expectationSection(plans: readonly TemplatePlan[]): string[] {
  * //
  * // Plan digest `3f2a9c1e0b7d4a55`
  */
-export function planMarkdown(plans: readonly TemplatePlan[], errors: readonly string[] = []): string {
+export function planMarkdown(
+  plans: readonly TemplatePlan[],
+  errors: readonly string[] = [],
+  options: PlanMarkdownOptions = {},
+): string {
   const failure = errors.length > 0 ? [failureSection(errors)] : [];
+  const commit = commitSection(options.commit);
+  const marker = options.commit ? [commitMarker(options.commit)] : [];
   if (plans.length === 0) {
     const nothing = errors.length > 0 ? [NOTHING_PLANNED] : [NO_CHANGES, ...expectationSection(plans)];
-    return `${[PLAN_HEADING, ...failure, ...nothing].join("\n\n")}\n`;
+    return `${[PLAN_HEADING, ...commit, ...failure, ...nothing, ...marker].join("\n\n")}\n`;
   }
   const sections = plans.map((p) => templateSection(p).join("\n"));
   const expectation = errors.length > 0 ? [] : expectationSection(plans);
   const footer =
     "<sub>Made by <code>domainapi-plan</code> from <code>pulumi preview --json</code> with the provider's own " +
     "planner. Records not listed stay as they are and keep their ids.</sub>";
-  return `${[PLAN_HEADING, ...failure, ...sections, ...expectation, footer].join("\n\n")}\n`;
+  return `${[PLAN_HEADING, ...commit, ...failure, ...sections, ...expectation, footer, ...marker].join("\n\n")}\n`;
 }

@@ -4,7 +4,7 @@
  * `domainapi-plan`, from the engine events of a preview or from a preview document.
  */
 import { formatExpectation } from "../records/digest";
-import { planMarkdown } from "./markdown";
+import { type PlanMarkdownOptions, planMarkdown } from "./markdown";
 import { type PreviewDigest, previewErrors, previewFromEngineEvents } from "./preview";
 import { templatePlans } from "./templatePlans";
 
@@ -20,31 +20,62 @@ function digestOf(preview: PreviewSource): PreviewDigest {
 
 /**
  * The Markdown of the plan of a preview, for a pull-request comment, exactly as `domainapi-plan`
- * writes it.
+ * writes it (`options.commit` as its `--commit`).
  *
  * @example
  * const events: EngineEvent[] = [];
  * await stack.preview({ onEvent: (e) => events.push(e) });
  * const comment = planComment(events);
  */
-export function planComment(preview: PreviewSource): string {
+export function planComment(preview: PreviewSource, options: PlanMarkdownOptions = {}): string {
   const digest = digestOf(preview);
-  return planMarkdown(templatePlans(digest), previewErrors(digest));
+  return planMarkdown(templatePlans(digest), previewErrors(digest), options);
+}
+
+/** The reviewed-plan value of a preview, or why it has none. */
+export type ExpectationResult = { ok: true; value: string } | { ok: false; reason: string };
+
+/**
+ * The `DOMAINAPI_EXPECT_PLAN` value of a preview, or why there is none: the preview failed, or a
+ * template's plan is not known in it (values known only during `up`, records shown only as secret),
+ * each such template named.
+ *
+ * @example
+ * planExpectationResult(parsePreview(text)); // { ok: false, reason: "template `web`: ... secret ..." }
+ */
+export function planExpectationResult(preview: PreviewSource): ExpectationResult {
+  const digest = digestOf(preview);
+  if (previewErrors(digest).length > 0) return { ok: false, reason: "the preview failed" };
+  const plans = templatePlans(digest);
+  const unplanned = plans.filter((p) => p.notPlannable !== undefined || p.digest === undefined);
+  if (unplanned.length > 0) {
+    const why = unplanned.map(
+      (p) =>
+        `template ${JSON.stringify(p.templateId)} (resource ${JSON.stringify(p.resource)}): ` +
+        (p.notPlannable === "secret"
+          ? "its records are secret in the preview (preview with --show-secrets to plan it)"
+          : "its records are known only during `pulumi up`"),
+    );
+    return { ok: false, reason: `no plan can be reviewed for ${why.join("; ")}` };
+  }
+  return {
+    ok: true,
+    value: formatExpectation(plans.map((p) => ({ templateId: p.templateId, digest: p.digest as string }))),
+  };
 }
 
 /**
  * The `DOMAINAPI_EXPECT_PLAN` value of a preview's plans: given to `pulumi up`, it applies exactly
- * these plans and refuses any template whose plan differs. Empty when nothing is to change;
- * `undefined` when a plan cannot be known before `up` (values unknown in the preview) or the
- * preview failed.
+ * these plans and refuses any template whose plan differs. `none` when nothing is to change;
+ * `undefined` when the preview failed or a plan cannot be known from it (see
+ * {@link planExpectationResult} for which template and why).
  *
  * @example
- * await stack.up({ envVars: { DOMAINAPI_EXPECT_PLAN: planExpectation(events) ?? "" } });
+ * const expected = planExpectation(events);
+ * if (expected === undefined) throw new Error("no plan to review");
+ * stack.workspace.envVars.DOMAINAPI_EXPECT_PLAN = expected;
  */
 export function planExpectation(preview: PreviewSource): string | undefined {
-  const digest = digestOf(preview);
-  if (previewErrors(digest).length > 0) return undefined;
-  const plans = templatePlans(digest);
-  if (plans.some((p) => p.unknown || p.digest === undefined)) return undefined;
-  return formatExpectation(plans.map((p) => ({ templateId: p.templateId, digest: p.digest as string })));
+  const result = planExpectationResult(preview);
+  return result.ok ? result.value : undefined;
 }

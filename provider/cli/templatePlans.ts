@@ -10,6 +10,7 @@ import { planDigest } from "../records/digest";
 import { type Plan, planResource, type RewriteReason } from "../records/plan";
 import { decodeInputs, decodeOutputs } from "../records/state";
 import type { PreviewDigest, PreviewStep } from "./preview";
+import { holdsHiddenSecret } from "./secrets";
 
 type Props = Record<string, unknown>;
 
@@ -55,11 +56,18 @@ export interface TemplatePlan {
   corrections: PlannedCorrection[];
   /** Declared records the plan sets aside (their earlier add is of unknown outcome). */
   setAside: string[];
-  /** The digest of what the plan sends, for `DOMAINAPI_EXPECT_PLAN`; absent when unknown. */
+  /** The digest of what the plan sends, for `DOMAINAPI_EXPECT_PLAN`; absent when not plannable. */
   digest?: string;
-  /** The records depend on values not known before `pulumi up`: no plan can be made yet. */
-  unknown?: boolean;
+  /**
+   * Why no plan can be made from this preview: the records depend on values known only during
+   * `pulumi up` (`unknown`), or the preview shows them only as secret (`secret`). Such a template is
+   * still listed, and no `DOMAINAPI_EXPECT_PLAN` value can be given for the preview.
+   */
+  notPlannable?: NotPlannable;
 }
+
+/** Why a template's plan cannot be made from a preview: see {@link TemplatePlan.notPlannable}. */
+export type NotPlannable = "unknown" | "secret";
 
 function withIdFate(c: Correction): PlannedCorrection[] {
   switch (c.kind) {
@@ -85,7 +93,19 @@ function typeOf(step: PreviewStep): string | undefined {
 }
 
 function templateIdOf(props: Props): string {
-  return containsUnknown(props.templateId) ? "(not known yet)" : String(props.templateId ?? "");
+  if (containsUnknown(props.templateId)) return "(not known yet)";
+  if (holdsHiddenSecret(props.templateId)) return "(secret)";
+  return String(props.templateId ?? "");
+}
+
+/**
+ * Why the states of one side of a step cannot be planned from, if they cannot. The serialized
+ * dynamic provider (`__provider`) is no input of the plan, so a secret in it does not count.
+ */
+function notPlannableFrom(props: Props): NotPlannable | undefined {
+  const { __provider: _provider, ...planned } = props;
+  if (containsUnknown(planned)) return "unknown";
+  return holdsHiddenSecret(planned) ? "secret" : undefined;
 }
 
 function shown(resource: string, plan: Plan, reason: PlanReason | undefined): TemplatePlan {
@@ -104,14 +124,15 @@ function shown(resource: string, plan: Plan, reason: PlanReason | undefined): Te
   };
 }
 
-function unknownPlan(name: string, news: Props): TemplatePlan {
+function unplannable(name: string, props: Props, why: NotPlannable, reason?: PlanReason): TemplatePlan {
   return {
     resource: name,
-    templateId: templateIdOf(news),
+    templateId: templateIdOf(props),
+    ...(reason ? { reason } : {}),
     summary: "",
     corrections: [],
     setAside: [],
-    unknown: true,
+    notPlannable: why,
   };
 }
 
@@ -128,24 +149,37 @@ function plansOfStep(step: PreviewStep): TemplatePlan[] {
   const name = resourceName(step.urn);
   const olds = step.oldState?.outputs ?? {};
   const news = step.newState?.inputs ?? {};
-  const created = (reason: PlanReason) => shown(name, planResource(undefined, decodeInputs(news)), reason);
-  const removed = (reason: PlanReason) => shown(name, planResource(decodeOutputs(olds), undefined), reason);
+  const created = (reason: PlanReason) => {
+    const why = notPlannableFrom(news);
+    return why
+      ? unplannable(name, news, why, reason)
+      : shown(name, planResource(undefined, decodeInputs(news)), reason);
+  };
+  const removed = (reason: PlanReason) => {
+    const why = notPlannableFrom(olds);
+    return why
+      ? unplannable(name, olds, why, reason)
+      : shown(name, planResource(decodeOutputs(olds), undefined), reason);
+  };
   switch (step.op) {
     case "create":
-      return [containsUnknown(news) ? unknownPlan(name, news) : created({ kind: "created" })];
-    case "update":
+      return [created({ kind: "created" })];
+    case "update": {
+      // The program's side first: a value known only during `up` stays so, whatever the state holds.
+      const why = notPlannableFrom(news) ?? notPlannableFrom(olds);
       return [
-        containsUnknown(news)
-          ? unknownPlan(name, news)
+        why
+          ? unplannable(name, news, why)
           : shown(name, planResource(decodeOutputs(olds), decodeInputs(news)), undefined),
       ];
+    }
     case "delete":
       return [removed({ kind: "removed" })];
     case "replace": {
       const to = templateIdOf(news);
       const from = templateIdOf(olds);
       return [
-        containsUnknown(news) ? unknownPlan(name, news) : created({ kind: "replaces", templateId: from }),
+        created({ kind: "replaces", templateId: from }),
         removed({ kind: "replacedBy", templateId: to }),
       ];
     }
@@ -161,12 +195,13 @@ const naturalOrder = new Intl.Collator("en", { numeric: true }).compare;
  * The plans of every DnsTemplateRecords resource a preview changes, by resource name in natural
  * order: the engine runs independent steps in parallel, so the preview's own order changes from run
  * to run, and a comment that each push rewrites should not. A plan that sends nothing (only `purge`
- * or the safety threshold changed) is left out: there is no record change to read.
+ * or the safety threshold changed) is left out: there is no record change to read. A template that
+ * cannot be planned from the preview (see {@link TemplatePlan.notPlannable}) is never left out.
  */
 export function templatePlans(preview: PreviewDigest): TemplatePlan[] {
   const plans = (preview.steps ?? [])
     .flatMap(plansOfStep)
-    .filter((p) => p.unknown || p.corrections.length > 0 || p.setAside.length > 0);
+    .filter((p) => p.notPlannable !== undefined || p.corrections.length > 0 || p.setAside.length > 0);
   // A stable sort: the two plans of a replacement stay in their order (new template first).
   return plans.sort((a, b) => naturalOrder(a.resource, b.resource));
 }

@@ -36,7 +36,7 @@ const NOTHING_TO_CHANGE = [
   "To apply exactly this plan, run `pulumi up` with `DOMAINAPI_EXPECT_PLAN` set as below: a template whose plan differs is then refused.",
   "",
   "```text",
-  "DOMAINAPI_EXPECT_PLAN=none",
+  "DOMAINAPI_EXPECT_PLAN='none'",
   "```",
   "",
 ].join("\n");
@@ -349,7 +349,7 @@ describe("the plan of each kind of step", () => {
     const news = { ...declared(held.records), templateId: UNKNOWN };
     const md = markdownOf(preview(step("replace", "web", { olds: held, news })));
     expect(md).toContain(
-      "**Template `(not known yet)`** (resource `web`): the records depend on values known only",
+      "**Template `(not known yet)`** (resource `web`, moved here from template `web`): the records depend on values known only",
     );
     expect(md).toContain(
       "**Template `web`** (resource `web`, moved to template `(not known yet)`): 0 to create",
@@ -456,7 +456,7 @@ describe("the domainapi-plan command", () => {
   it("--help prints the usage", async () => {
     const { code, stdout } = await runCommand(["--help"]);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^Usage: domainapi-plan \[--expect\] \[preview\.json\]/);
+    expect(stdout).toMatch(/^Usage: domainapi-plan \[--commit <sha>\] \[preview\.json\]/);
   });
 });
 
@@ -473,7 +473,7 @@ describe("domainapi-plan --expect and the renderer for the Automation API", () =
     // The Markdown names each digest, and the same value to copy.
     const md = markdownOf(text);
     for (const p of plans) expect(md).toContain(`Plan digest \`${p.digest}\``);
-    expect(md).toContain(`DOMAINAPI_EXPECT_PLAN=${stdout.trim()}`);
+    expect(md).toContain(`DOMAINAPI_EXPECT_PLAN='${stdout.trim()}'`);
   });
 
   it("refuses to print an expectation for a failed preview", async () => {
