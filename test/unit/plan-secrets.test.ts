@@ -95,6 +95,15 @@ const cases: Array<[string, unknown]> = [
     [event("update", { ...held, records: CIPHERTEXT }, { templateId: "web", records: CIPHERTEXT })],
   ],
   [
+    "engine events with a secrets provider's own ciphertext",
+    [
+      event("update", held, {
+        templateId: "web",
+        records: { ...CIPHERTEXT, ciphertext: "v1:8Jq0sbUu0Ph0:bG9uZw==" },
+      }),
+    ],
+  ],
+  [
     "engine events of a create with ciphertext",
     [event("create", undefined, { templateId: "web", records: CIPHERTEXT })],
   ],
