@@ -31,15 +31,17 @@ the preview was made from (the pull request's head), so that the deployment can 
 
 With --expect, writes instead the ${EXPECT_PLAN_ENV} value of the plans: given to \`pulumi up\`, it
 applies exactly these plans and refuses any template whose plan differs. Run it so that its failure
-stops the deployment (an empty ${EXPECT_PLAN_ENV} refuses every change, but say why early):
+stops before \`pulumi up\` (in \`VAR="$(...)" pulumi up\` the shell ignores it, and the empty value
+then refuses every change):
 
   expect=$(domainapi-plan --expect preview.json) && ${EXPECT_PLAN_ENV}="$expect" pulumi up
 
-With --comments, writes the ${EXPECT_PLAN_ENV} value of the plan the workflow posted on a merged pull
-request, read from its comments as \`gh api --paginate repos/OWNER/REPO/issues/N/comments\` prints
-them. Only a comment by --author (default ${DEFAULT_AUTHOR}) holding --marker (default
-${DEFAULT_MARKER}, the sticky comment of examples/ci) and made by --commit
-from the merged head commit counts; any other comment, a quoted reply included, is never read for it.
+With --comments, writes the ${EXPECT_PLAN_ENV} value of the plan the workflow posted on a merged
+pull request, from its comments as \`gh api --paginate repos/OWNER/REPO/issues/N/comments\` prints
+them. Only the workflow's own comment counts: by --author (default ${DEFAULT_AUTHOR}), holding
+--marker (default ${DEFAULT_MARKER}, the sticky comment of
+examples/ci), made from the commit given with --commit (the merged head). No other comment, quoted
+replies included, is read for it.
 
 Exit status: 0 written; 2 no value can be given (the message says which check failed: the preview
 failed, a template cannot be planned from it, no comment of the workflow about that commit), or the
