@@ -5,15 +5,11 @@
  * (the ids its updates name), so a swap of two classes or of the tie-break shows.
  */
 import { describe, expect, it } from "vitest";
+import type { RecordSpec } from "../../provider/records/model";
 import type { HeldRecord, KeyedRecord, Plan, Settings } from "../../provider/records/plan";
 import { planResource } from "../../provider/records/plan";
 
-interface R {
-  name: string;
-  type: string;
-  content: string;
-  priority?: number;
-}
+type R = RecordSpec;
 
 const settings: Settings = { templateId: "web", purge: true, safetyThreshold: false };
 
