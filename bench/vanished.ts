@@ -57,7 +57,7 @@ export async function benchVanished(): Promise<Section[]> {
       "An update of one record after records vanished behind the provider's back: the requests the provider " +
         "sent to find them (the refused PATCH and the probes, which also carry the change) against the refused " +
         "PATCH plus one probe per held record, and what restored them: without purge the re-adds of the vanished " +
-        'records still declared (one request each: DECISIONS.md, "Record ids"), with purge the one PUT.',
+        'records still declared (one request each: docs/design.md, "Record ids"), with purge the one PUT.',
       [
         "case",
         "search (refused PATCH + probes)",

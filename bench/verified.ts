@@ -1,7 +1,7 @@
 /**
  * Verified updates: what the proof that every held record still exists costs. For templates of 20
  * and 1,000 records, the requests and body bytes an update sends per change, with and without purge
- * (the first PATCH re-states every unchanged held record: DECISIONS.md, "Verified updates").
+ * (the first PATCH re-states every unchanged held record: docs/design.md, "Verified updates").
  */
 import { API_KEY } from "./lib/package.ts";
 import { configureFor, create, type RecordArgs, scaleRecord, update } from "./lib/records.ts";

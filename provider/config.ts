@@ -8,6 +8,7 @@
  * module stays free of Pulumi.
  */
 import { ConfigError } from "./client/errors";
+import { apiKeyHeaderProblem } from "./client/headerSafe";
 import { quote } from "./client/redact";
 
 /** The two ways to supply the key, named in every message about a missing or refused key. */
@@ -60,9 +61,6 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 /** Default number of resends. */
 const DEFAULT_MAX_RETRIES = 4;
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: a header value cannot hold them
-const NOT_HEADER_SAFE = /[\s\u0000-\u001f\u007f]/;
-
 const TIMEOUT_RANGE = { min: 1, max: 600_000 } as const;
 const RETRIES_RANGE = { min: 0, max: 10 } as const;
 
@@ -91,10 +89,9 @@ export function resolveConfig(lookup?: ConfigLookup, env: NodeJS.ProcessEnv = pr
 
   if (apiKey === "") {
     problems.push(MISSING_API_KEY);
-  } else if (NOT_HEADER_SAFE.test(apiKey)) {
-    problems.push(
-      `domainapi:apiKey contains whitespace or control characters, which cannot be sent in a header: ${API_KEY_HINT}.`,
-    );
+  } else {
+    const unsendable = apiKeyHeaderProblem(apiKey);
+    if (unsendable !== undefined) problems.push(`${unsendable}: ${API_KEY_HINT}.`);
   }
 
   // Every value a message quotes is redacted with the key before it is cut (see quote()).

@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import type { ClientConfig } from "../config";
 import { type DomainApiError, RequestBodyError } from "./errors";
 import { type ResponseFailure, responseError } from "./failures";
+import { LruCache } from "./pool";
 import { isReplayable } from "./retry";
 import { Transport, type TransportOptions, type TransportResponse } from "./transport";
 import {
@@ -157,6 +158,15 @@ export class DomainApiClient {
     await this.#transport.close();
   }
 
+  /**
+   * Lets go of the connections but stays usable: what {@link getClient}'s cache does to a client it
+   * drops, which a caller may still hold. Its agent is given back (and closed with its last user)
+   * now or when the request under way ends, and is then held only during a request.
+   */
+  async release(): Promise<void> {
+    await this.#transport.release();
+  }
+
   #ids(
     method: string,
     path: string,
@@ -216,13 +226,26 @@ export class DomainApiClient {
   }
 }
 
-const clients = new Map<string, DomainApiClient>();
+/**
+ * How many clients {@link getClient} keeps: more than the accounts and environments one program
+ * or engine process uses at once, and small enough that a host serving thousands of accounts one
+ * after another keeps only a few sockets and kilobytes per client it still uses.
+ */
+export const MAX_CACHED_CLIENTS = 32;
+
+const clients = new LruCache<string, DomainApiClient>(MAX_CACHED_CLIENTS, (dropped) => {
+  // A client that fails to close its connections must not fail the request that made room.
+  dropped.release().catch(() => undefined);
+});
 
 /**
  * One client per (base URL, key, timeout, retries) in this process, so that every resource of a
- * deployment shares a connection pool. The key is hashed before it becomes part of a map key only
- * so that the map's keys can be listed or logged without showing it; the cached client itself (its
- * transport) holds the plain key, which it must send, so a heap dump does contain the key.
+ * deployment shares a connection pool; only the {@link MAX_CACHED_CLIENTS} most recently used are
+ * kept, and a dropped one's connections are closed (docs/design.md, "Clients"), so a long-lived
+ * process does not grow with the number of accounts it has ever served. The key is hashed before
+ * it becomes part of a map key only so that the map's keys can be listed or logged without showing
+ * it; the cached client itself (its transport) holds the plain key, which it must send, so a heap
+ * dump does contain the key.
  *
  * @example
  * const client = getClient(resolveConfig((k) => req.config.get(`domainapi:${k}`)));
@@ -230,10 +253,5 @@ const clients = new Map<string, DomainApiClient>();
 export function getClient(config: ClientConfig): DomainApiClient {
   const keyHash = createHash("sha256").update(config.apiKey).digest("hex");
   const cacheKey = `${config.baseUrl}\n${keyHash}\n${config.timeoutMs}\n${config.maxRetries}`;
-  let client = clients.get(cacheKey);
-  if (client === undefined) {
-    client = new DomainApiClient(config);
-    clients.set(cacheKey, client);
-  }
-  return client;
+  return clients.get(cacheKey, () => new DomainApiClient(config));
 }

@@ -1,41 +1,36 @@
 /**
- * The one module that knows HTTP: undici dispatchers, headers, timeouts, debug logging, and the
- * wiring of the retry policy (./retry.ts) into undici.
+ * The one module that knows HTTP: it sends a request through the shared agent of its base URL
+ * (./pool.ts), with the auth header and per-attempt timeouts, and runs the one retry loop around
+ * the pure policy of ./retry.ts: send, read the whole answer, ask the policy, wait, send again.
  *
- * Retries of a request whose answer has not begun use undici's RetryHandler (its retry
- * interceptor), whose `retry` callback asks our policy; its stock policy cannot express what we
- * need (jitter, a total time bound, 429s not counted, a floor under every wait, never resending a
- * change that may have been applied). Once a 2xx answer has begun, the RetryHandler would resume a
- * cut body with a `Range` request: a JSON API that ignores Range answers 200 with the whole body,
- * which the handler then refuses, and a PUT or PATCH must never carry a Range header anyway. So
- * our callback declines every failure after the answer began (a small handler wrapper tells it
- * when), and the transport resends such a request whole, if the policy allows it.
+ * Why not undici's RetryAgent or retry interceptor: its `retry` callback could ask our policy,
+ * but once a 2xx answer has begun it resumes a cut body with a `Range` request, which a JSON API
+ * that ignores Range answers with the whole body (the handler then refuses it), and a PUT or
+ * PATCH must never carry a Range header. Keeping that out needed a second interceptor and an
+ * attempt state shared by both plus an outer resend loop. Here every attempt is a fresh, whole
+ * request, and the attempt count, the clocks and the reason retries stopped live in one loop.
  *
  * Timeouts are undici's header and body timeouts, per attempt. undici checks them on a coarse
- * clock (about 0.5 to 1 s resolution), which is irrelevant at the default 30 s.
- *
- * Proxies: the dispatcher is undici's EnvHttpProxyAgent, so `HTTP_PROXY`, `HTTPS_PROXY` and
- * `NO_PROXY` (or their lower-case forms, which win) are honoured as curl and most tools do. An
- * `https:` base URL goes through the proxy in a CONNECT tunnel (the proxy sees only host and port);
- * an `http:` one is forwarded, so the proxy sees the request, headers included, as any plain-HTTP
- * hop does. The key is only ever in the Authorization header, never in a URL.
- *
- * undici is loaded when a transport sends its first request, not with this module: the engine's
- * plugin process loads the providers for every operation, and a preview (check and diff only)
- * sends nothing; loading undici costs about 4 MiB of memory and 109 modules there.
+ * clock (about 0.5 to 1 s resolution), which is irrelevant at the default 30 s. The key is only
+ * ever in the Authorization header, never in a URL.
  */
 
 import { STATUS_CODES } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import type * as Undici from "undici";
-import type { Dispatcher, EnvHttpProxyAgent, RetryHandler } from "undici";
 import type { z } from "zod";
 import type { ClientConfig } from "../config";
-import { hasEngine, toEngine } from "../log";
 import { ClientClosedError, type RequestOutcome } from "./errors";
 import { bodyStart, httpError, networkError, responseError } from "./failures";
+import { type AgentLease, acquireAgent, releaseAgent } from "./pool";
 import { redact } from "./redact";
-import { decideRetry, type HttpMethod, mayHaveBeenSent, type RetryFailure } from "./retry";
+import {
+  decideRetry,
+  type HttpMethod,
+  mayHaveBeenSent,
+  type RetryDecision,
+  type RetryFailure,
+} from "./retry";
+import { defaultInfo, defaultLog, userAgent } from "./sinks";
 import { describeIssues } from "./wire";
 
 export type { HttpMethod } from "./retry";
@@ -90,140 +85,59 @@ export interface TransportOptions {
 const DEFAULT_MAX_RETRY_WAIT_MS = 60_000;
 const DEFAULT_MAX_TOTAL_MS = 300_000;
 const DEFAULT_BACKOFF_BASE_MS = 300;
-const CONNECTIONS_PER_BASE_URL = 8;
-const CONNECT_TIMEOUT_MS = 10_000;
 
 /**
  * The timeouts that `domainapi:timeoutMs` sets. A connect timeout is not one of them: its limit is
- * the fixed CONNECT_TIMEOUT_MS, and it is reported as a connection that was never made.
+ * fixed in ./pool.ts, and it is reported as a connection that was never made.
  */
 const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 
-let undiciModule: typeof Undici | undefined;
+/** What one attempt came to. */
+type Attempt =
+  /** A whole answer: its status, its Retry-After and its body's text. */
+  | { kind: "answer"; status: number; retryAfter: RetryAfter; text: string }
+  /** An answer whose body was cut or stalled: its status and the error code. */
+  | { kind: "cut"; status: number; retryAfter: RetryAfter; code: string | undefined; message: string }
+  /** No answer at all (the connection failed or timed out before the status line). */
+  | { kind: "failed"; code: string | undefined; message: string };
 
-/** undici, loaded at first use (see the module's comment). */
-function undici(): typeof Undici {
-  undiciModule ??= require("undici") as typeof Undici;
-  return undiciModule;
-}
+type RetryAfter = string | string[] | undefined;
 
-interface SharedAgent {
-  agent: EnvHttpProxyAgent;
-  users: number;
+function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300;
 }
 
 /**
- * One keep-alive pool per base URL and proxy setting, shared by every Transport in the process.
- * The proxy variables are part of the key because the agent reads them when it is made (NO_PROXY
- * it reads at each request).
+ * What the policy judges: a refusal by its status, even when its body was cut (the status line
+ * says it all); a 2xx whose body was cut, or no answer, by the network failure.
  */
-const agents = new Map<string, SharedAgent>();
-
-function poolKey(baseUrl: string): string {
-  const env = process.env;
-  return JSON.stringify([
-    baseUrl,
-    env.http_proxy ?? env.HTTP_PROXY ?? "",
-    env.https_proxy ?? env.HTTPS_PROXY ?? "",
-  ]);
-}
-
-function acquireAgent(key: string): EnvHttpProxyAgent {
-  let shared = agents.get(key);
-  if (shared === undefined) {
-    shared = {
-      agent: new (undici().EnvHttpProxyAgent)({
-        connections: CONNECTIONS_PER_BASE_URL,
-        keepAliveTimeout: 4_000,
-        keepAliveMaxTimeout: 60_000,
-        connect: { timeout: CONNECT_TIMEOUT_MS },
-      }),
-      users: 0,
-    };
-    agents.set(key, shared);
+function failureOf(attempt: Attempt): RetryFailure {
+  if (attempt.kind === "failed" || isSuccess(attempt.status)) {
+    return { type: "network", code: attempt.kind === "answer" ? undefined : attempt.code };
   }
-  shared.users += 1;
-  return shared.agent;
+  return { type: "status", status: attempt.status, retryAfter: attempt.retryAfter };
 }
 
-async function releaseAgent(key: string): Promise<void> {
-  const shared = agents.get(key);
-  if (shared === undefined) return;
-  shared.users -= 1;
-  if (shared.users > 0) return;
-  agents.delete(key);
-  await shared.agent.close();
+/** The attempt's outcome as the debug line shows it: a status, an error code, or a cut body's code. */
+function outcomeOf(attempt: Attempt): string {
+  if (attempt.kind === "failed") return attempt.code ?? "error";
+  if (attempt.kind === "cut" && isSuccess(attempt.status)) return `${attempt.code ?? "error"} in the body`;
+  return String(attempt.status);
 }
 
-let cachedVersion: string | undefined;
-
-/**
- * This package's version, for the User-Agent. Read through the package's own name (Node resolves a
- * package's name from inside it, through the `./package.json` entry of its exports), so it is the
- * version of the copy that runs, from `dist/` or from source.
- */
-function packageVersion(): string {
-  cachedVersion ??= (require("pulumi-domainapi/package.json") as { version: string }).version;
-  return cachedVersion;
-}
-
-/**
- * The default sinks: `pulumi.log` when an engine listens (through ../log, which loads the SDK only
- * then, so that plain scripts do not pay for it, and never fails a request over a message).
- * Without an engine the SDK drops debug lines and prints info on stdout: set DOMAINAPI_DEBUG=1 to
- * see the debug lines on stderr as `[domainapi] GET /v2/… -> 200 …`; waits go to stderr the same way.
- */
-function defaultLog(message: string): void {
-  if (process.env.DOMAINAPI_DEBUG) process.stderr.write(`[domainapi] ${message}\n`);
-  toEngine("debug", `domainapi: ${message}`);
-}
-
-function defaultInfo(message: string): void {
-  if (hasEngine()) toEngine("info", `domainapi: ${message}`);
-  else process.stderr.write(`[domainapi] ${message}\n`);
-}
-
-interface AttemptState {
+/** The facts the loop keeps about one request across its attempts. */
+interface Progress {
   /** The number of the attempt under way, from 1. */
   attempt: number;
   /** Resends that counted against maxRetries (not those after a 429). */
   countedRetries: number;
-  requestStart: number;
+  readonly requestStart: number;
   attemptStart: number;
-  /** Whether the current attempt's answer has begun (headers handed on): its body may be cut. */
-  answered: boolean;
-  /** Why a bound ended the retries, for the error message. */
-  stopReason?: string;
 }
 
-/**
- * An interceptor that only notes when an answer's headers are handed on past the RetryHandler
- * (which holds back the answers it retries), so that the policy can tell a cut body from a
- * failure before any answer. Everything else is passed through untouched.
- */
-function noteAnswer(state: AttemptState): Dispatcher.DispatcherComposeInterceptor {
-  return (dispatch) => (opts, handler) =>
-    dispatch(opts, {
-      onRequestStart: (controller, context) => handler.onRequestStart?.(controller, context),
-      onRequestUpgrade: (controller, statusCode, headers, socket) =>
-        handler.onRequestUpgrade?.(controller, statusCode, headers, socket),
-      onResponseStart: (controller, statusCode, headers, statusMessage) => {
-        if (statusCode >= 200) state.answered = true;
-        handler.onResponseStart?.(controller, statusCode, headers, statusMessage);
-      },
-      onResponseData: (controller, chunk) => handler.onResponseData?.(controller, chunk),
-      onResponseEnd: (controller, trailers) => handler.onResponseEnd?.(controller, trailers),
-      onResponseError: (controller, error) => handler.onResponseError?.(controller, error),
-      onBodySent: (chunk) => handler.onBodySent?.(chunk),
-      onRequestSent: () => handler.onRequestSent?.(),
-    });
-}
-
-/** What undici puts on the errors it hands to the retry policy. */
+/** What undici puts on the errors it throws. */
 interface UndiciFailure {
   code?: string;
-  statusCode?: number;
-  headers?: Record<string, string | string[] | undefined>;
   message?: string;
 }
 
@@ -248,10 +162,14 @@ export class Transport {
   readonly #backoffBaseMs: number;
   readonly #baseUrl: string;
   /**
-   * The pool this transport uses, and its key: taken at the first request (which loads undici),
-   * so a transport that never sends makes no pool. The proxy variables are read then.
+   * The shared agent this transport holds: taken at the first request (which loads undici), so a
+   * transport that never sends makes none. The proxy variables are read then.
    */
-  #pool: { readonly key: string; readonly agent: EnvHttpProxyAgent } | undefined;
+  #lease: AgentLease | undefined;
+  /** Requests under way; a released transport gives its agent back when the last one ends. */
+  #inFlight = 0;
+  /** Set by {@link Transport.release}: hold no agent between requests. */
+  #released = false;
   #closed = false;
 
   constructor(config: ClientConfig, options: TransportOptions = {}) {
@@ -278,117 +196,142 @@ export class Transport {
   async request<T>(req: TransportRequest<T>): Promise<TransportResponse<T>> {
     if (this.#closed) throw new ClientClosedError(req.method, req.path);
     const query = req.query?.toString() ?? "";
-    const path = `${this.#basePath}${req.path}${query ? `?${query}` : ""}`;
     const logPath = `${req.path}${query ? `?${query}` : ""}`;
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.#apiKey}`,
       accept: "application/json",
-      "user-agent": `pulumi-domainapi/${packageVersion()}`,
+      "user-agent": userAgent(),
     };
-    let body: string | undefined;
+    let body: string | null = null;
     if (req.body !== undefined) {
       body = JSON.stringify(req.body);
       headers["content-type"] = "application/json";
     }
+    const options = { method: req.method, path: `${this.#basePath}${logPath}`, headers, body };
     const now = Date.now();
-    const state: AttemptState = {
-      attempt: 1,
-      countedRetries: 0,
-      requestStart: now,
-      attemptStart: now,
-      answered: false,
-    };
+    const progress: Progress = { attempt: 1, countedRetries: 0, requestStart: now, attemptStart: now };
 
-    let response: Dispatcher.ResponseData;
-    let text: string;
-    for (;;) {
-      state.answered = false;
-      // Per request, because the policy callback needs this request's state; the pooled Agent
-      // underneath is shared.
-      const dispatcher = this.#agent().compose(
-        undici().interceptors.retry({ throwOnError: false, retry: this.#policy(req, logPath, state) }),
-        noteAnswer(state),
-      );
-      let status: number | undefined;
-      try {
-        response = await dispatcher.request({
-          origin: this.#origin,
-          path,
-          method: req.method,
-          headers,
-          body: body ?? null,
-          headersTimeout: this.#timeoutMs,
-          bodyTimeout: this.#timeoutMs,
-        });
-        status = response.statusCode;
-        text = await response.body.text();
-        break;
-      } catch (err) {
-        const failure = err as UndiciFailure;
-        const code = failure.code;
-        // The answer began and its body was cut: resend the whole request if the policy allows.
-        if (state.answered && (await this.#resendWhole(req, logPath, state, code))) continue;
-        this.#logAttempt(req.method, logPath, code ?? "error", state);
-        if (status !== undefined && (status < 200 || status >= 300)) {
-          // The status line arrived: the API refused the request, whatever became of the body.
-          throw httpError({
-            method: req.method,
-            path: logPath,
-            status,
-            bodyText: "",
-            attempts: state.attempt,
-            stopReason: "its body was cut",
-            replayable: req.replayable,
-            secret: this.#apiKey,
-          });
+    this.#inFlight += 1;
+    try {
+      for (; ; this.#nextAttempt(progress)) {
+        const attempt = await this.#send(options);
+        if (attempt.kind === "answer" && isSuccess(attempt.status)) {
+          this.#logAttempt(req.method, logPath, String(attempt.status), progress);
+          const parsed = this.#parse(req, logPath, attempt.status, attempt.text, progress.attempt);
+          return { status: attempt.status, body: parsed, attempts: progress.attempt };
         }
-        throw networkError({
-          method: req.method,
-          path: logPath,
-          networkCode: code,
-          detail:
-            this.#redact(failure.message ?? String(err)) + (state.stopReason ? `; ${state.stopReason}` : ""),
-          timeout: code !== undefined && TIMEOUT_CODES.has(code),
-          timeoutMs: this.#timeoutMs,
-          maybeSent: mayHaveBeenSent(code),
-          replayable: req.replayable,
-          attempts: state.attempt,
-          secret: this.#apiKey,
-        });
+        const failure = failureOf(attempt);
+        const decision = this.#decide(req, failure, progress);
+        this.#logAttempt(
+          req.method,
+          logPath,
+          outcomeOf(attempt),
+          progress,
+          decision.retry ? decision.delayMs : undefined,
+        );
+        if (decision.retry) {
+          if (failure.type === "status") {
+            this.#tellWait(req.method, logPath, failure.status, progress.attempt + 1, decision.delayMs);
+          }
+          await sleep(decision.delayMs);
+          if (decision.counted) progress.countedRetries += 1;
+          continue;
+        }
+        throw this.#failure(req, logPath, attempt, decision, progress);
       }
+    } finally {
+      this.#inFlight -= 1;
+      if (this.#released && this.#inFlight === 0) await this.#giveBack();
     }
+  }
 
-    const status = response.statusCode;
-    this.#logAttempt(req.method, logPath, String(status), state);
-    if (status < 200 || status >= 300) {
-      throw httpError({
+  /**
+   * Lets go of the connections without closing the transport: its agent is given back (and closed
+   * when no other transport uses it), and from now on it is held only while a request is under way.
+   * What the client pool calls on a client it drops, which someone may still be using.
+   */
+  async release(): Promise<void> {
+    this.#released = true;
+    if (this.#inFlight === 0) await this.#giveBack();
+  }
+
+  /** Closes this transport; the shared agent of its base URL closes with its last user. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#inFlight === 0) await this.#giveBack();
+    else this.#released = true;
+  }
+
+  async #giveBack(): Promise<void> {
+    const lease = this.#lease;
+    this.#lease = undefined;
+    if (lease !== undefined) await releaseAgent(lease);
+  }
+
+  /** One attempt: sends the request and reads the whole answer, or says how it failed. */
+  async #send(options: {
+    method: HttpMethod;
+    path: string;
+    headers: Record<string, string>;
+    body: string | null;
+  }): Promise<Attempt> {
+    this.#lease ??= acquireAgent(this.#baseUrl);
+    let status: number | undefined;
+    let retryAfter: RetryAfter;
+    try {
+      const response = await this.#lease.agent.request({
+        origin: this.#origin,
+        ...options,
+        headersTimeout: this.#timeoutMs,
+        bodyTimeout: this.#timeoutMs,
+      });
+      status = response.statusCode;
+      retryAfter = response.headers["retry-after"];
+      const text = await response.body.text();
+      return { kind: "answer", status, text, retryAfter };
+    } catch (err) {
+      const failure = err as UndiciFailure;
+      const message = this.#redact(failure.message ?? String(err));
+      return status === undefined
+        ? { kind: "failed", code: failure.code, message }
+        : { kind: "cut", status, retryAfter, code: failure.code, message };
+    }
+  }
+
+  /** The error for the attempt that ended the loop. */
+  #failure<T>(
+    req: TransportRequest<T>,
+    logPath: string,
+    attempt: Attempt,
+    decision: Extract<RetryDecision, { retry: false }>,
+    progress: Progress,
+  ): Error {
+    const stopReason = decision.bounded ? decision.reason : undefined;
+    if (attempt.kind === "answer" || (attempt.kind === "cut" && !isSuccess(attempt.status))) {
+      return httpError({
         method: req.method,
         path: logPath,
-        status,
-        bodyText: text,
-        attempts: state.attempt,
-        stopReason: state.stopReason,
+        status: attempt.status,
+        bodyText: attempt.kind === "answer" ? attempt.text : "",
+        attempts: progress.attempt,
+        stopReason: attempt.kind === "cut" ? (stopReason ?? "its body was cut") : stopReason,
         replayable: req.replayable,
         secret: this.#apiKey,
       });
     }
-    return { status, body: this.#parse(req, logPath, status, text, state.attempt), attempts: state.attempt };
-  }
-
-  /** Closes this transport; the shared pool of its base URL closes with its last user. */
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    if (this.#pool !== undefined) await releaseAgent(this.#pool.key);
-  }
-
-  /** The shared pool of this transport's base URL, joined at the first request. */
-  #agent(): EnvHttpProxyAgent {
-    if (this.#pool === undefined) {
-      const key = poolKey(this.#baseUrl);
-      this.#pool = { key, agent: acquireAgent(key) };
-    }
-    return this.#pool.agent;
+    return networkError({
+      method: req.method,
+      path: logPath,
+      networkCode: attempt.code,
+      detail: attempt.message + (stopReason ? `; ${stopReason}` : ""),
+      timeout: attempt.code !== undefined && TIMEOUT_CODES.has(attempt.code),
+      timeoutMs: this.#timeoutMs,
+      maybeSent: mayHaveBeenSent(attempt.code),
+      replayable: req.replayable,
+      attempts: progress.attempt,
+      secret: this.#apiKey,
+    });
   }
 
   #parse<T>(
@@ -420,15 +363,15 @@ export class Transport {
     return result.data;
   }
 
-  /** Asks the policy about a failed attempt; notes a bound that ended the retries, for the error. */
-  #decide<T>(req: TransportRequest<T>, failure: RetryFailure, state: AttemptState) {
-    const decision = decideRetry(
+  /** Asks the policy about a failed attempt. */
+  #decide<T>(req: TransportRequest<T>, failure: RetryFailure, progress: Progress): RetryDecision {
+    return decideRetry(
       {
         replayable: req.replayable,
         failure,
-        attempt: state.attempt,
-        countedRetries: state.countedRetries,
-        elapsedMs: Date.now() - state.requestStart,
+        attempt: progress.attempt,
+        countedRetries: progress.countedRetries,
+        elapsedMs: Date.now() - progress.requestStart,
       },
       {
         maxRetries: this.#maxRetries,
@@ -437,81 +380,18 @@ export class Transport {
         backoffBaseMs: this.#backoffBaseMs,
       },
     );
-    if (!decision.retry && decision.bounded) state.stopReason = decision.reason;
-    return decision;
   }
 
-  /** Counts the resend that the policy allowed, and starts the next attempt's clock. */
-  #nextAttempt(state: AttemptState, counted: boolean): void {
-    state.attempt += 1;
-    if (counted) state.countedRetries += 1;
-    state.attemptStart = Date.now();
+  /** Starts the next attempt's count and clock. */
+  #nextAttempt(progress: Progress): void {
+    progress.attempt += 1;
+    progress.attemptStart = Date.now();
   }
 
-  /**
-   * After an answer whose body was cut: waits and returns true when the policy allows a resend of
-   * the whole request (a fresh dispatch, so without any Range header).
-   */
-  async #resendWhole<T>(
-    req: TransportRequest<T>,
-    logPath: string,
-    state: AttemptState,
-    code: string | undefined,
-  ): Promise<boolean> {
-    const decision = this.#decide(req, { type: "network", code }, state);
-    if (!decision.retry) return false;
-    this.#logAttempt(req.method, logPath, `${code ?? "error"} in the body`, state, decision.delayMs);
-    await sleep(decision.delayMs);
-    this.#nextAttempt(state, decision.counted);
-    return true;
-  }
-
-  /**
-   * The retry callback handed to undici's RetryHandler: called after each failed attempt whose
-   * answer has not begun, it calls `next()` to retry after the policy's delay, or `next(err)` to
-   * give up (undici then hands over the last answer or error). A failure after the answer began is
-   * always handed back: the RetryHandler would resume it with a Range request.
-   */
-  #policy<T>(req: TransportRequest<T>, logPath: string, state: AttemptState): RetryHandler.RetryCallback {
-    return (err, _context, next) => {
-      if (state.answered) {
-        next(err);
-        return;
-      }
-      const failure = err as UndiciFailure;
-      const status = failure.statusCode;
-      const code = failure.code;
-      const isStatus = code === "UND_ERR_REQ_RETRY" && typeof status === "number";
-      const decision = this.#decide(
-        req,
-        isStatus
-          ? { type: "status", status, retryAfter: failure.headers?.["retry-after"] }
-          : { type: "network", code },
-        state,
-      );
-      if (!decision.retry) {
-        next(err);
-        return;
-      }
-      this.#logAttempt(
-        req.method,
-        logPath,
-        isStatus ? String(status) : (code ?? "error"),
-        state,
-        decision.delayMs,
-      );
-      if (isStatus) this.#tellWait(req.method, logPath, status, state.attempt + 1, decision.delayMs);
-      return setTimeout(() => {
-        this.#nextAttempt(state, decision.counted);
-        next(null);
-      }, decision.delayMs);
-    };
-  }
-
-  #logAttempt(method: string, path: string, outcome: string, state: AttemptState, retryInMs?: number): void {
-    const ms = Date.now() - state.attemptStart;
+  #logAttempt(method: string, path: string, outcome: string, progress: Progress, retryInMs?: number): void {
+    const ms = Date.now() - progress.attemptStart;
     const retry = retryInMs === undefined ? "" : `; retrying in ${retryInMs} ms`;
-    const line = `${method} ${path} -> ${outcome} in ${ms} ms (attempt ${state.attempt})${retry}`;
+    const line = `${method} ${path} -> ${outcome} in ${ms} ms (attempt ${progress.attempt})${retry}`;
     try {
       this.#log(this.#redact(line));
     } catch {

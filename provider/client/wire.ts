@@ -3,7 +3,7 @@
  *
  * These schemas are the single source of the request and response types: every TypeScript type
  * that describes what crosses the wire is `z.infer`red from here. Requests are described strictly
- * (we only ever send what the spec and DECISIONS.md allow); responses are parsed liberally (absent
+ * (we only ever send what the spec and docs/design.md, "Wire format", allow); responses are parsed liberally (absent
  * optional fields, unknown extra fields, `page` vs `current_page`, `connections` as a numeric
  * string), so that a harmless variation of the API never breaks a deployment, while a body that
  * does not fit at all becomes an error naming the field.

@@ -1,5 +1,5 @@
 /**
- * Paging by the answer (DECISIONS.md, "Page by the answer"): which pages of a contacts listing
+ * Paging by the answer (docs/design.md, "Reading responses"): which pages of a contacts listing
  * exist, how many contacts each must hold, and whether an answer agrees with the listing the first
  * answer described. The API may serve fewer contacts per page than asked (its maximum is not
  * shown), so the pagination object of the answer decides, never the request.

@@ -6,7 +6,7 @@
  * go out verbatim through `URLSearchParams`, so a comparison sign or a `%` wildcard survives:
  * `connections: ">5"` becomes `connections=%3E5`, `email: "%@example.com"` becomes
  * `email=%25%40example.com`. Arrays repeat the key (`status=ok&status=pending_update`), dates are
- * `YYYY-MM-DDThh:mm:ssZ` in UTC, booleans `true`/`false` (DECISIONS.md, "Wire format").
+ * `YYYY-MM-DDThh:mm:ssZ` in UTC, booleans `true`/`false` (docs/design.md, "Wire format").
  *
  * This module knows neither HTTP nor Pulumi.
  */

@@ -1,5 +1,5 @@
 /**
- * Applying only the reviewed plan (DECISIONS.md, "Previews and plans"; octoDNS's
+ * Applying only the reviewed plan (docs/design.md, "The reviewed-plan guard"; octoDNS's
  * `octodns-sync --checksum`): `domainapi-plan` prints a short digest of each template's plan, and
  * `up`, given the reviewed digests, refuses any template whose plan differs, recovery included.
  *

@@ -85,7 +85,7 @@ function pairBy<H extends StateRecord, D extends RecordSpec>(
 }
 
 /**
- * Pairs held with declared records, in this order (DECISIONS.md, "Previews and plans"):
+ * Pairs held with declared records, in this order (docs/design.md, "Previews and plans"):
  * 1. the same values: the record stays, with its id;
  * 2. the same type and name: its content (or numbers) changed in place;
  * 3. the same type and content: renamed in place, its id kept;

@@ -8,9 +8,9 @@
  * after a 404 is a new plan of the same function ({@link planRecovery}).
  *
  * Records without changes keep their ids. The service's PATCH does not say in which order it
- * returns the ids of added records, so each request carries at most ONE add (DECISIONS.md, "Record
+ * returns the ids of added records, so each request carries at most ONE add (docs/design.md, "Record
  * ids"). The first request of an update also verifies every held record it leaves unchanged
- * (DECISIONS.md, "Verified updates"). Without `purge`, a request that can be answered 404 carries no
+ * (docs/design.md, "Verified updates"). Without `purge`, a request that can be answered 404 carries no
  * add, so that an API that applies part of a refused request can never make us add a record twice.
  *
  * Deterministic and linear apart from sorting (Maps, never nested scans). Knows neither HTTP nor Pulumi.

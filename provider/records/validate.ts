@@ -333,7 +333,7 @@ function exclusionIssues(items: readonly Indexed[], path: string): InputIssue[] 
  * Validates and normalizes the `records` input of a DnsTemplateRecords resource.
  *
  * Each record must be an object with `name`, `type`, `content` and, for MX and SRV, the numbers
- * they need (see DECISIONS.md, "Record validation"). The type is accepted in any case; the name is
+ * they need (see docs/design.md, "Record validation"). The type is accepted in any case; the name is
  * lower-cased, host-name contents too, IPv6 addresses are written in their RFC 5952 form, so that
  * two spellings of one record are a duplicate. When there are no issues, `records` holds every
  * record normalized and in canonical order; when there are issues, `records` is empty. An empty

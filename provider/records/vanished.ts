@@ -1,5 +1,5 @@
 /**
- * Finding vanished records (DECISIONS.md, "Records changed outside Pulumi"): there is no GET for
+ * Finding vanished records (docs/design.md, "Records changed outside Pulumi"): there is no GET for
  * records, and the API validates a PATCH as a whole, so a 404 to a request that names several
  * record ids says only that at least one of them is gone. The search asks the API with smaller
  * PATCHes of the same items (probes) until it knows which.

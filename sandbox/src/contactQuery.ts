@@ -7,7 +7,7 @@
 import { CONTACT_STATUSES, type ContactStatus, isSpecDatetime, type WireContact } from "./contactSchema";
 import { invalidRequest } from "./errors";
 
-/** The largest `per_page` the sandbox serves (the real maximum is not shown; see DECISIONS.md). */
+/** The largest `per_page` the sandbox serves (the real maximum is not shown; see docs/design.md, "Sandbox"). */
 export const MAX_PER_PAGE = 100;
 /** Default page size, from the spec's limits. */
 export const DEFAULT_PER_PAGE = 50;

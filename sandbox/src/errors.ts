@@ -1,7 +1,7 @@
 /**
  * The sandbox's error type and error body. The spec leaves the error body "not shown"; by default
  * the sandbox answers every error with `{"error": {"code": "...", "message": "..."}}` (see
- * DECISIONS.md), and with the `errorBody` personality in another shape (errorBodies.ts). The
+ * docs/design.md, "Sandbox"), and with the `errorBody` personality in another shape (errorBodies.ts). The
  * client must not depend on any one shape, so the default is deliberately the sandbox's own.
  */
 

@@ -85,8 +85,8 @@ describe.each(WHEN)("connection dropped %s applying", (drop) => {
 
 describe("replays that meet their own first attempt", () => {
   test("PATCH deleting a record, dropped after applying: the resend is a 404 after 2 attempts", async () => {
-    // The planner reads attempts > 1 with a 404 as "the first attempt may have done it" (DECISIONS:
-    // drift handling sends items one at a time; a del of a vanished id is done).
+    // The planner reads attempts > 1 with a 404 as "the first attempt may have done it" (docs/design.md,
+    // "Records changed outside Pulumi": drift handling sends items one at a time; a del of a vanished id is done).
     const [id] = h.sandbox.seedTemplate("web", [{ name: "www", type: "A", content: "192.0.2.1" }]);
     h.sandbox.addFault({ method: "PATCH", drop: "after" });
     const err = await apiFailure(() => h.client.patchRecords("web", { del: [{ record_id: id! }] }));

@@ -341,7 +341,7 @@ export const CASES: ConformanceCase[] = [
   },
   {
     // Every answered page adds a contact, so no two answers describe the same list: a result that
-    // cannot be complete fails loudly (DECISIONS, "Reading responses"), whatever else the API does.
+    // cannot be complete fails loudly (docs/design.md, "Reading responses"), whatever else the API does.
     name: "getContacts while contacts are being created: a loud failure after 3 listings, never a list",
     async run({ personality }) {
       const growing = await startSandbox({

@@ -13,7 +13,7 @@ export const PENDING_REASONS: Record<string, string> = {
   "cutBodies 1 :: drift without purge: the vanished record is re-added and nothing else is touched":
     "The first PATCH add of the purge:false create is answered 200 with its body cut; the client reports the " +
     "outcome as unknown (not resent: right) although the status line proved it applied; the id is lost, so the " +
-    "create fails and, without purge, is not healed by the next update. By design (DECISIONS, Record ids: never " +
+    'create fails and, without purge, is not healed by the next update. By design (docs/design.md, "Record ids": never ' +
     "added twice): without purge the provider cannot see the record, so it keeps it listed as untracked and " +
     "warns on every up instead of re-adding it; the case expects a convergence only purge can give.",
 };

@@ -1,6 +1,6 @@
 /**
  * Recovery from records removed outside Pulumi, and from answers that cannot be attributed, at the
- * cost DECISIONS.md allows: counted as the sandbox saw the requests (not as the provider says).
+ * cost docs/design.md allows ("Records changed outside Pulumi"): counted as the sandbox saw the requests (not as the provider says).
  */
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import * as records from "../../provider/records/provider";

@@ -25,7 +25,7 @@ function execute(current: readonly HeldRecord[], plan: Plan): HeldRecord[] {
   return held;
 }
 
-/** The numbers each type takes on the wire (DECISIONS, "Wire format"); every other type takes none. */
+/** The numbers each type takes on the wire (docs/design.md, "Wire format"); every other type takes none. */
 const WIRE_NUMBERS: Record<string, readonly ("priority" | "weight" | "port")[]> = {
   MX: ["priority"],
   SRV: ["priority", "weight", "port"],
