@@ -1,14 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
-  applyAccepted,
   type Correction,
   createCorrection,
   type HeldRecord,
   type KeyedRecord,
   namesRecordIds,
   requestOf,
-  withoutVanished,
 } from "../../provider/records/corrections";
+import { applyAccepted, withoutVanished } from "../../provider/records/fold";
 import type { RecordSpec } from "../../provider/records/model";
 import { pairRecords } from "../../provider/records/pairing";
 import { formatSummary, type PlanSummary } from "../../provider/records/plan";
