@@ -2,10 +2,13 @@
  * THE planner. One pure function, {@link planResource}, decides everything about what a
  * DnsTemplateRecords resource sends: from what the resource holds and what the program declares,
  * the whole plan, its mode (nothing, PATCH corrections, or a PUT rewrite), the declared records set
- * aside, its corrections (each with its message and its part of a request) and its summary. The
- * preview (`diff`), `create`, `update`, `delete`, `read` and `domainapi-plan` all call it, as
+ * aside, its corrections (each with its message and its part of a request), its summary and what a
+ * refusal leads to ({@link RefusalPolicy}: a removal and a verification are plans too). The preview
+ * (`diff`), `create`, `update`, `delete`, `read` ({@link planRefresh}), `check` ({@link planCheck}:
+ * preview keys and the summary the safety check reads) and `domainapi-plan` all call it, as
  * octoDNS's `Plan` and dnscontrol's `ByResults` are the one source of their tools' changes; recovery
- * after a 404 is a new plan of the same function ({@link planRecovery}).
+ * after a 404 is a new plan of the same function ({@link planRecovery}), which the run loop
+ * (`run.ts`) asks for.
  *
  * Records without changes keep their ids. The service's PATCH does not say in which order it
  * returns the ids of added records, so each request carries at most ONE add (DECISIONS.md, "Record
