@@ -97,3 +97,27 @@ describe("an update", () => {
     expect(err?.message).toMatch(/template "tpl-1" was not found/);
   });
 });
+
+describe("an add whose answer cannot be read", () => {
+  it("is tracked as of unknown outcome (it applied; its id never came), never forgotten and never re-sent", async () => {
+    const checked = await records.check(
+      {},
+      { __provider: PROVIDER, templateId: "tpl-1", records: txt(2), purge: false },
+    );
+    const inputs = { ...(checked.inputs as Props), __provider: PROVIDER };
+    // The second add applies, and its answer is not the API's JSON.
+    sandbox.addFault({
+      method: "PATCH",
+      nth: 2,
+      respondAfterApply: { status: 200, body: "<html>ok</html>" },
+    });
+    const err = await records.create(inputs).then(
+      () => undefined,
+      (e: unknown) => e as Error & { properties?: Props },
+    );
+    expect(err).toBeDefined();
+    expect(sandbox.templateRecords("tpl-1")?.map((r) => r.name)).toEqual(["h0", "h1"]);
+    expect(err?.properties?.untrackedRecords).toEqual(["h1 TXT value 1"]);
+    expect(Object.keys((err?.properties?.ids as Props) ?? {})).toEqual(["h0/TXT"]);
+  });
+});
