@@ -1,18 +1,16 @@
 /**
  * Corrections and requests: the vocabulary of a plan. A correction is one change for people (its
  * message) together with its part of a request (dnscontrol's `Correction{Msg, F}`); a request is
- * nothing but the corrections it carries, and its body is made of exactly their items. Also what an
- * accepted request means for the records a resource holds.
+ * nothing but the corrections it carries, and its body is made of exactly their items. What an
+ * answer means for the records a resource holds is `fold.ts`'s.
  *
  * This module knows neither HTTP nor Pulumi.
  */
 import type { DelItem, PatchRecordsBody, UpdateItem, WireRecord } from "../client/wire";
-import { UnattributableAnswerError } from "./errors";
 import {
   canonicalOrder,
   describeRecord,
   NUMBER_FIELDS,
-  RECORD_MODEL,
   type RecordSpec,
   type StateRecord,
   toUpdateItem,
@@ -159,120 +157,4 @@ export function putOf(records: readonly KeyedRecord[]): PlannedRequest {
  */
 export function namesRecordIds(request: PlannedRequest): boolean {
   return request.method === "PATCH" && request.corrections.some((c) => c.kind !== "create");
-}
-
-function withKey(r: RecordSpec, recordId: string, key: string): HeldRecord {
-  return { ...r, recordId, key };
-}
-
-/**
- * The held records after the API accepted a request carrying `corrections`: deletes removed,
- * updates applied in place (ids kept), verified records keyed as declared, the create (if any)
- * added under `newIds[0]`. Returns a new array in canonical order; `held` is not changed. A
- * correction whose record is already gone is fine (a `del` of a record that vanished is done).
- *
- * @param newIds the ids the service returned: one per add, else none; a URL forward added alone
- *   may be answered with the ids of the A and AAAA records the service made for it too, which it
- *   then owns
- * @throws UnattributableAnswerError if `newIds` does not hold one id per add, or a new id is empty
- *   or already in use
- * @example
- * let held = before;
- * for (const request of plan.requests) held = applyAccepted(held, request.corrections, await send(request.body));
- */
-export function applyAccepted(
-  held: readonly HeldRecord[],
-  corrections: readonly Correction[],
-  newIds: readonly string[],
-): HeldRecord[] {
-  const creates = corrections.filter((c) => c.kind === "create");
-  const [only] = creates;
-  const forwardAlone =
-    creates.length === 1 && only !== undefined && RECORD_MODEL[only.record.type].urlForward;
-  if (forwardAlone && newIds.length >= 1 && newIds.length <= 3) {
-    return applyForward(
-      applyAccepted(
-        held,
-        corrections.filter((c) => c.kind !== "create"),
-        [],
-      ),
-      only,
-      newIds,
-    );
-  }
-  if (newIds.length !== creates.length) {
-    throw new UnattributableAnswerError(
-      `the request added ${creates.length} record(s) but ${newIds.length} record id(s) came back (${JSON.stringify(newIds)})`,
-    );
-  }
-  const byId = new Map(held.map((r) => [r.recordId, r]));
-  for (const c of corrections) {
-    if (c.kind === "delete") byId.delete(c.record.recordId);
-    else if (c.kind === "update") {
-      if (byId.has(c.from.recordId)) byId.set(c.from.recordId, withKey(c.to, c.from.recordId, c.to.key));
-    } else if (c.kind === "verify") {
-      const r = byId.get(c.from.recordId);
-      if (r) byId.set(r.recordId, { ...r, key: c.to.key });
-    }
-  }
-  creates.forEach((c, i) => {
-    const id = newIds[i]!;
-    if (id === "" || byId.has(id)) {
-      throw new UnattributableAnswerError(
-        `the record id "${id}" came back for a new record, but it is empty or already in use`,
-      );
-    }
-    byId.set(id, withKey(c.record, id, c.record.key));
-  });
-  return canonicalOrder([...byId.values()]);
-}
-
-/** The held records with a URL forward added: it owns every id its add was answered with. */
-function applyForward(
-  held: HeldRecord[],
-  add: Extract<Correction, { kind: "create" }>,
-  newIds: readonly string[],
-): HeldRecord[] {
-  const inUse = new Set(held.flatMap(idsOf));
-  const ids = [...newIds].sort();
-  if (ids.some((id) => id === "" || inUse.has(id)) || new Set(ids).size !== ids.length) {
-    throw new UnattributableAnswerError(
-      `the ids ${JSON.stringify(newIds)} came back for a URL forward, but one is empty, repeated or already in use`,
-    );
-  }
-  const [recordId, ...madeIds] = ids as [string, ...string[]];
-  const forward: HeldRecord = { ...withKey(add.record, recordId, add.record.key) };
-  if (madeIds.length > 0) forward.madeIds = madeIds;
-  return canonicalOrder([...held, forward]);
-}
-
-/**
- * The held records after the API accepted a PUT of `records`: ids by position, as the spec
- * promises one id per submitted record.
- *
- * @throws UnattributableAnswerError when the answer holds another count of ids
- */
-export function applyPut(records: readonly KeyedRecord[], ids: readonly string[]): HeldRecord[] {
-  if (ids.length !== records.length || new Set(ids).size !== ids.length || ids.includes("")) {
-    throw new UnattributableAnswerError(
-      `the PUT of ${records.length} record(s) was answered with ${ids.length} record id(s) (${JSON.stringify(ids)})`,
-    );
-  }
-  return canonicalOrder(records.map((r, i) => ({ ...r, recordId: ids[i]! })));
-}
-
-/**
- * The held records without those named by `vanished` corrections: what exists once a search found them.
- *
- * @example
- * held = withoutVanished(held, search.vanished);
- */
-export function withoutVanished(held: readonly HeldRecord[], vanished: readonly Correction[]): HeldRecord[] {
-  // A URL forward's delete is searched id by id: any of its ids found gone takes it (all of them go).
-  const gone = new Set(
-    vanished.flatMap((c) =>
-      c.kind === "delete" ? c.del.map((d) => d.record_id) : (namedRecord(c)?.recordId ?? []),
-    ),
-  );
-  return held.filter((r) => !idsOf(r).some((id) => gone.has(id)));
 }

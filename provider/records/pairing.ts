@@ -94,7 +94,7 @@ function pairBy<H extends StateRecord, D extends RecordSpec>(
  * numbers), so that a record whose content alone changed is not paired with its sibling.
  * Ties go in canonical order. What is left is deleted (held) or added (declared); a type change
  * is a delete plus an add, because `type` is not a field of an update. Deterministic: the same
- * sets in any order give the same pairing. Also what keeps a record's preview key (`state.ts`).
+ * sets in any order give the same pairing. Also what keeps a record's preview key (`planCheck` in `plan.ts`).
  *
  * @example
  * pairRecords(held, declared).updates; // [{ from: <www A 192.0.2.1>, to: <www A 192.0.2.2> }]

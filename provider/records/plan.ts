@@ -2,10 +2,13 @@
  * THE planner. One pure function, {@link planResource}, decides everything about what a
  * DnsTemplateRecords resource sends: from what the resource holds and what the program declares,
  * the whole plan, its mode (nothing, PATCH corrections, or a PUT rewrite), the declared records set
- * aside, its corrections (each with its message and its part of a request) and its summary. The
- * preview (`diff`), `create`, `update`, `delete`, `read` and `domainapi-plan` all call it, as
+ * aside, its corrections (each with its message and its part of a request), its summary and what a
+ * refusal leads to ({@link RefusalPolicy}: a removal and a verification are plans too). The preview
+ * (`diff`), `create`, `update`, `delete`, `read` ({@link planRefresh}), `check` ({@link planCheck}:
+ * preview keys and the summary the safety check reads) and `domainapi-plan` all call it, as
  * octoDNS's `Plan` and dnscontrol's `ByResults` are the one source of their tools' changes; recovery
- * after a 404 is a new plan of the same function ({@link planRecovery}).
+ * after a 404 is a new plan of the same function ({@link planRecovery}), which the run loop
+ * (`run.ts`) asks for.
  *
  * Records without changes keep their ids. The service's PATCH does not say in which order it
  * returns the ids of added records, so each request carries at most ONE add (docs/design.md, "Record
@@ -27,8 +30,9 @@ import {
   updateCorrection,
   verifyCorrection,
 } from "./corrections";
-import { canonicalOrder, describeRecord, RECORD_MODEL } from "./model";
-import { pairRecords } from "./pairing";
+import { freshKey, keyRecords } from "./keys";
+import { canonicalOrder, describeRecord, RECORD_MODEL, type RecordSpec } from "./model";
+import { type Pairing, pairRecords } from "./pairing";
 import type { SafetyThreshold } from "./safety";
 import type { VanishedSearch } from "./vanished";
 
@@ -81,10 +85,36 @@ export interface PlanSummary {
 
 export type { Correction, HeldRecord, KeyedRecord, PlannedRequest, ShownCorrection } from "./corrections";
 
+/**
+ * What the run loop does when a request of the plan is refused with 404: verify and remove are
+ * plans like any other, told apart by this policy, not loops of their own.
+ */
+export interface RefusalPolicy {
+  /**
+   * Once the search found which named records vanished: `recover` plans anew from what exists
+   * towards the declaration (create, update); `drop` lets them go and sends the plan's next
+   * request (a removal: a record already gone is done; a verification: it leaves the state).
+   */
+  vanished: "recover" | "drop";
+  /** The template itself gone: the run `fail`s, or is `done` (a removal: nothing is left to remove). */
+  templateGone: "fail" | "done";
+}
+
+/** The policy of plans that bring a template to what is declared. */
+const RECOVER: Readonly<RefusalPolicy> = Object.freeze({ vanished: "recover", templateGone: "fail" });
+
+/** The policy of a removal: a record already gone is done, and so is a template gone. */
+const REMOVE: Readonly<RefusalPolicy> = Object.freeze({ vanished: "drop", templateGone: "done" });
+
+/** The policy of a verification: records found gone leave the state; a template gone fails it. */
+const VERIFY: Readonly<RefusalPolicy> = Object.freeze({ vanished: "drop", templateGone: "fail" });
+
 /** What one resource sends, for people and for the API. */
 export interface Plan {
   templateId: string;
   mode: PlanMode;
+  /** What a 404 to one of its requests leads to. */
+  onRefusal: RefusalPolicy;
   /** Set exactly when `mode` is `rewrite`. */
   rewrite?: RewriteReason;
   /** Every change for people: deletes, then modifications, then creates, each in canonical order. */
@@ -158,11 +188,9 @@ interface PatchOptions {
  */
 function planPatch(
   templateId: string,
-  held: readonly HeldRecord[],
-  desired: readonly KeyedRecord[],
+  p: Pairing<HeldRecord, KeyedRecord>,
   options: PatchOptions,
-): Omit<Plan, "setAside" | "forgotten" | "untracked"> {
-  const p = pairRecords(held, desired);
+): Omit<Plan, "setAside" | "forgotten" | "untracked" | "onRefusal"> {
   // A URL forward that owns the records made for it is not updated in place (which id is its own
   // is not known): it is deleted with all of them and added anew. Nor is it re-stated.
   const replaced = p.updates.filter(({ from }) => owningMade(from));
@@ -210,7 +238,7 @@ function planRewrite(
   held: readonly HeldRecord[],
   declared: readonly KeyedRecord[],
   reason: RewriteReason,
-): Omit<Plan, "setAside" | "forgotten" | "untracked"> {
+): Omit<Plan, "setAside" | "forgotten" | "untracked" | "onRefusal"> {
   // Every held id goes and every declared record comes with a new id: the truth about ids.
   const deletes = reason === "create" ? [] : canonicalOrder(held).map(deleteCorrection);
   const creates = canonicalOrder(declared).map(createCorrection);
@@ -282,7 +310,7 @@ export function planResource(before: Holding | undefined, after: Declaration | u
     if (removesAll) {
       const plan = planRewrite(settings.templateId, held, [], "unknown-add");
       const text = `${held.length} to delete (1 request: a PUT of no records, which also removes what an add of unknown outcome may have made)`;
-      return { ...plan, text, setAside: [], forgotten: [], untracked: [] };
+      return { ...plan, onRefusal: REMOVE, text, setAside: [], forgotten: [], untracked: [] };
     }
     const corrections = canonicalOrder(held).map(deleteCorrection);
     const requests = corrections.length > 0 ? [requestOf(corrections)] : [];
@@ -290,6 +318,7 @@ export function planResource(before: Holding | undefined, after: Declaration | u
     return {
       templateId: settings.templateId,
       mode: requests.length > 0 ? "patch" : "none",
+      onRefusal: REMOVE,
       corrections,
       requests,
       summary,
@@ -310,13 +339,22 @@ export function planResource(before: Holding | undefined, after: Declaration | u
       declared,
       before === undefined ? "create" : "unknown-add",
     );
-    return { ...plan, setAside: [], forgotten: [], untracked: [] };
+    return { ...plan, onRefusal: RECOVER, setAside: [], forgotten: [], untracked: [] };
   }
   const aside = settings.purge
     ? { planned: declared, setAside: [], forgotten: [] }
     : setAsideUnknownAdds(untracked, declared);
-  const plan = planPatch(settings.templateId, held, aside.planned, { purge: settings.purge, verify: true });
-  return { ...plan, setAside: aside.setAside, forgotten: aside.forgotten, untracked: aside.setAside };
+  const plan = planPatch(settings.templateId, pairRecords(held, aside.planned), {
+    purge: settings.purge,
+    verify: true,
+  });
+  return {
+    ...plan,
+    onRefusal: RECOVER,
+    setAside: aside.setAside,
+    forgotten: aside.forgotten,
+    untracked: aside.setAside,
+  };
 }
 
 /**
@@ -342,12 +380,21 @@ export function planRecovery(
   const keptVanished = search.vanished.some((c) => c.kind !== "delete");
   if (settings.purge && (search.rewrite || keptVanished)) {
     const rewrite = planRewrite(settings.templateId, held, declared.declared, "vanished");
-    return { ...rewrite, setAside: [], forgotten: plan.forgotten, untracked: [] };
+    return { ...rewrite, onRefusal: RECOVER, setAside: [], forgotten: plan.forgotten, untracked: [] };
   }
   const aside = new Set(plan.setAside);
   const planned = declared.declared.filter((r) => !aside.has(describeRecord(r)));
-  const patch = planPatch(settings.templateId, held, planned, { purge: settings.purge, verify: false });
-  return { ...patch, setAside: plan.setAside, forgotten: plan.forgotten, untracked: plan.untracked };
+  const patch = planPatch(settings.templateId, pairRecords(held, planned), {
+    purge: settings.purge,
+    verify: false,
+  });
+  return {
+    ...patch,
+    onRefusal: RECOVER,
+    setAside: plan.setAside,
+    forgotten: plan.forgotten,
+    untracked: plan.untracked,
+  };
 }
 
 /**
@@ -371,8 +418,81 @@ export function planVerify(holding: Holding): Plan {
   return {
     templateId: holding.settings.templateId,
     mode: requests.length > 0 ? "patch" : "none",
+    onRefusal: VERIFY,
     corrections: [],
     requests,
+    summary,
+    text: formatSummary(summary),
+    setAside: [],
+    forgotten: [],
+    untracked: [...holding.untracked],
+  };
+}
+
+/** The plan of a `check()` and the declared records keyed as it pairs them. */
+export interface CheckedPlan {
+  /** The declared records with their preview keys, in canonical order. */
+  declared: KeyedRecord[];
+  /** The plan against the previous inputs (what the safety check reads); none for a first declaration. */
+  plan?: Plan;
+}
+
+/**
+ * What `check()` asks: the plan of the declared `records` against the previous inputs, and the
+ * preview keys that plan gives them, from its one pairing. A record the plan keeps or updates in
+ * place inherits the key of the previous record it is paired with, so every correction is exactly
+ * one entry of the preview; a new record gets the most readable key that no previous record used
+ * (`keys.ts`). Without previous records, the keys of a first declaration and no plan.
+ *
+ * The previous inputs hold no record ids: their keys stand in for them (`key:www/A`), so the plan
+ * counts and pairs as an update's would, but is for reading (its summary), never for sending.
+ *
+ * @param previous the declaration of the previous inputs, if the template is the same
+ * @example
+ * const { declared, plan } = planCheck(decodeInputs(olds), validated.records, settings);
+ * const refusal = plan && checkSafety(plan, settings.safetyThreshold);
+ */
+export function planCheck(
+  previous: Declaration | undefined,
+  records: readonly RecordSpec[],
+  settings: Settings,
+): CheckedPlan {
+  if (previous === undefined || previous.declared.length === 0) {
+    const keyed = Object.entries(keyRecords(records)).map(([key, r]): KeyedRecord => ({ ...r, key }));
+    return { declared: canonicalOrder(keyed) };
+  }
+  const held = previous.declared.map((r): HeldRecord => ({ ...r, recordId: `key:${r.key}` }));
+  const declared = records.map((r): KeyedRecord => ({ ...r, key: "" }));
+  const pairing = pairRecords(held, declared);
+  for (const { from, to } of [...pairing.unchanged, ...pairing.updates]) to.key = from.key;
+  const used = new Set(previous.declared.map((r) => r.key));
+  const siblings = Map.groupBy(declared, (r) => `${r.name}/${r.type}`);
+  for (const r of pairing.adds) {
+    r.key = freshKey(r, used, siblings.get(`${r.name}/${r.type}`)?.length === 1);
+  }
+  const plan = planPatch(settings.templateId, pairing, { purge: settings.purge, verify: true });
+  return {
+    declared: canonicalOrder(declared),
+    plan: { ...plan, onRefusal: RECOVER, setAside: [], forgotten: [], untracked: [] },
+  };
+}
+
+/**
+ * What `pulumi refresh` sends: the verification of every held record when it is switched on for
+ * the command ({@link planVerify}), else nothing.
+ *
+ * @example
+ * const plan = planRefresh(decodeOutputs(props), verifyOnRefresh());
+ */
+export function planRefresh(holding: Holding, verify: boolean): Plan {
+  if (verify) return planVerify(holding);
+  const summary = { creates: 0, updates: 0, deletes: 0, unchanged: holding.held.length, requests: 0 };
+  return {
+    templateId: holding.settings.templateId,
+    mode: "none",
+    onRefusal: VERIFY,
+    corrections: [],
+    requests: [],
     summary,
     text: formatSummary(summary),
     setAside: [],

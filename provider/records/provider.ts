@@ -1,8 +1,8 @@
 /**
  * DnsTemplateRecords' provider methods. Each one reads the same way: decode what the engine hands
- * it once (`state.ts`), ask THE planner once (`plan.ts`), carry the plan out (`apply.ts` through
- * the client), encode the result once. Nothing here converts records, builds a request or decides
- * what to send.
+ * it once (`state.ts`), ask THE planner once (`plan.ts`), hand the plan to THE run loop (`run.ts`),
+ * encode the result once. Nothing here converts records, builds a request or decides what to send:
+ * whether a refusal is recovered, a missing template is done, or `read` sends anything is the plan's.
  */
 import { randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
@@ -12,11 +12,10 @@ import { containsUnknown, unknownInputs } from "../engine";
 import * as log from "../log";
 import { PartialFailure } from "../partialFailure";
 import { checkSettings, client, configure as configureSession, verifyOnRefreshSetting } from "../session";
-import { Execution, type PlanGuard } from "./apply";
-import { EXPECT_PLAN_ENV, parseExpectation, refusalOf } from "./digest";
-import { UnreviewedPlanError } from "./errors";
+import { EXPECT_PLAN_ENV, parseExpectation, type ReviewedPlan } from "./digest";
 import type { InputIssue } from "./issues";
-import { type Declaration, type Holding, type Plan, planResource, planVerify } from "./plan";
+import { type Declaration, type Holding, type Plan, planCheck, planRefresh, planResource } from "./plan";
+import { type Converged, converge } from "./run";
 import { checkSafety } from "./safety";
 import {
   type CheckedInputs,
@@ -24,7 +23,6 @@ import {
   decodeOutputs,
   encodeInputs,
   encodeOutputs,
-  keyDeclared,
   type RecordsOutputs,
   type Settings,
 } from "./state";
@@ -86,8 +84,9 @@ function checkFailure(issue: InputIssue): pulumi.dynamic.CheckFailure {
 
 /**
  * Validates and canonicalizes the inputs; makes no request. Failures name the property path and
- * how to fix it. Records keep the keys they had in the previous inputs (readable previews), and on
- * an update the safety threshold applies, so a mass change already stops `pulumi preview`.
+ * how to fix it. The records are planned once against the previous inputs: they keep the keys that
+ * plan gives them (readable previews), and on an update its safety verdict applies, so a mass
+ * change already stops `pulumi preview`.
  */
 export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult<Props>> {
   // Malformed settings fail the preview as they would fail `up`; a missing key only warns here.
@@ -107,16 +106,17 @@ export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.Ch
   const failures = [...misnamed, ...issues.map(checkFailure)];
   if (!valid || failures.length > 0) return { inputs: news, failures };
 
-  const { declared, changes } = keyDeclared(valid.records, previous?.declared ?? []);
-  if (previous !== undefined) {
-    const refusal = checkSafety(previous.declared.length, changes, valid.safetyThreshold);
-    if (refusal) return { inputs: news, failures: [{ property: "", reason: refusal }] };
-  }
   const { records: _records, ...settings } = valid;
+  const { declared, plan } = planCheck(previous, valid.records, settings);
+  const refusal = plan && checkSafety(plan, settings.safetyThreshold);
+  if (refusal) return { inputs: news, failures: [{ property: "", reason: refusal }] };
   return { inputs: { ...encodeInputs(settings, declared) } };
 }
 
-/** The plan of an update, logged for the preview: diff is the one method a preview calls. */
+/**
+ * The plan of an update, said once per command: diff is the one method a preview calls, and in an
+ * `up` it runs just before the update, which then says only each correction as it is carried out.
+ */
 function announce(plan: Plan): void {
   const lines = plan.corrections.map((c) => `  ${c.message}`);
   const aside = plan.setAside.map((r) => `  (set aside: ${r}: its earlier add is of unknown outcome)`);
@@ -143,15 +143,11 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<pulum
 }
 
 /**
- * The guard of `DOMAINAPI_EXPECT_PLAN`: with reviewed digests set, a plan (first or recovery) that
- * is not among them is refused before anything is sent for it.
+ * The reviewed plans of `DOMAINAPI_EXPECT_PLAN` for this command, which the run loop holds every
+ * plan (first or recovery) to.
  */
-function reviewedPlansGuard(): PlanGuard {
-  const reviewed = parseExpectation(process.env[EXPECT_PLAN_ENV]);
-  return (plan, recovery) => {
-    const refusal = refusalOf(plan, reviewed, recovery);
-    if (refusal) throw new UnreviewedPlanError(refusal);
-  };
+function reviewedPlans(): ReviewedPlan[] | undefined {
+  return parseExpectation(process.env[EXPECT_PLAN_ENV]);
 }
 
 function resourceId(settings: Settings): string {
@@ -176,7 +172,7 @@ function describeFailure(err: unknown, settings: Settings): string {
 }
 
 /** What the outputs say was done: the plan, then each recovery the run needed. */
-function whatWasDone(plan: Plan, run: Execution): string {
+function whatWasDone(plan: Plan, run: Converged): string {
   return [plan.text, ...run.recoveries.map((r) => `then ${r.text}`)].join("; ");
 }
 
@@ -192,19 +188,9 @@ async function carryOut(
   inputs: Props,
   isCreate: boolean,
 ): Promise<RecordsOutputs> {
-  const guard = reviewedPlansGuard();
-  guard(plan, false);
-  for (const gone of plan.forgotten) {
-    log.warn(
-      `template ${plan.templateId}: no longer declared, so no longer tracked: ${gone}. ` +
-        "Its add's outcome was never known: if the record exists in the template, remove it by hand.",
-    );
-  }
-  if (plan.requests.length > 0) announce(plan);
-  const run = new Execution(client(), holding);
-  try {
-    await run.carryOut(plan, wanted, guard);
-  } catch (err) {
+  const run = await converge(client(), holding, plan, { declaration: wanted, reviewed: reviewedPlans() });
+  if (run.failure !== undefined) {
+    const err = run.failure;
     if (isCreate && run.held.length === 0 && run.untracked.length === 0) throw err;
     const outputs = encodeOutputs(
       wanted.settings,
@@ -244,18 +230,13 @@ export async function update(
   return { outs: await carryOut(id, plan, holding, wanted, news, false) };
 }
 
-/** Delete: the planner's removal of every held record; what is already gone is done. */
+/** Delete: the planner's removal of every held record (what is already gone is done). */
 export async function delete_(_id: string, props: Props): Promise<void> {
   const holding = decodeOutputs(props);
-  const plan = planResource(holding, undefined);
-  reviewedPlansGuard()(plan, false);
-  const run = new Execution(client(), holding);
-  try {
-    await run.remove(plan);
-  } catch (err) {
-    if (!(err instanceof DomainApiError && err.code === "DOMAINAPI_TEMPLATE_NOT_FOUND")) throw err;
-    log.info(`template ${plan.templateId} no longer exists; nothing left to remove`);
-  }
+  const run = await converge(client(), holding, planResource(holding, undefined), {
+    reviewed: reviewedPlans(),
+  });
+  if (run.failure !== undefined) throw run.failure;
 }
 export { delete_ as delete };
 
@@ -266,11 +247,12 @@ export { delete_ as delete };
  * is kept and nothing is sent.
  */
 export async function read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult<Props>> {
-  if (!verifyOnRefresh()) return { id, props };
   const holding = decodeOutputs(props);
-  const run = new Execution(client(), holding);
-  const vanished = await run.verify(planVerify(holding));
-  if (vanished.length === 0) return { id, props };
+  const plan = planRefresh(holding, verifyOnRefresh());
+  if (plan.requests.length === 0) return { id, props };
+  const run = await converge(client(), holding, plan);
+  if (run.failure !== undefined) throw run.failure;
+  if (run.vanished.length === 0) return { id, props };
   const outputs = encodeOutputs(holding.settings, run.held, String(props.lastPlan ?? ""), run.untracked);
   // The inputs follow, so that the next preview diffs against what exists and shows the vanished
   // records as to be created.

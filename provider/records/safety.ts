@@ -91,10 +91,12 @@ export function validateSafetyThreshold(
   return { threshold: { ...DEFAULT_SAFETY_THRESHOLD }, issues };
 }
 
-/** The counts the check needs: how many existing records a plan updates and deletes. */
-export interface ChangeCounts {
-  updates: number;
-  deletes: number;
+/**
+ * What the check reads of a plan: its summary's counts of the existing records it leaves alone,
+ * updates and deletes (every existing record is in exactly one of them).
+ */
+export interface PlannedChanges {
+  summary: { unchanged: number; updates: number; deletes: number };
 }
 
 function plural(n: number, word: string): string {
@@ -111,23 +113,25 @@ export function safetyOverridden(env: NodeJS.ProcessEnv = process.env): boolean 
 }
 
 /**
- * The safety check: when the template holds at least `minExistingRecords` records and the plan
- * would update or delete more than `maxChangePercent` percent of them, returns a message that gives
- * the counts, the share and how to allow it (in the program, or for one run with
- * `DOMAINAPI_SAFETY_THRESHOLD=off`); else `undefined`. Creates never count: they destroy nothing.
- * `false`, or the override in the environment, turns the check off.
+ * The safety check of a plan, as octoDNS's `Plan.raise_if_unsafe` reads its plan's own counts: when
+ * the template holds at least `minExistingRecords` records and the plan would update or delete more
+ * than `maxChangePercent` percent of them, returns a message that gives the counts, the share and
+ * how to allow it (in the program, or for one run with `DOMAINAPI_SAFETY_THRESHOLD=off`); else
+ * `undefined`. Creates never count: they destroy nothing. `false`, or the override in the
+ * environment, turns the check off. The verdict judges the pairing the plan made, not another.
  *
- * @param existing how many records the template holds now
+ * @param plan the plan (only its summary is read)
  * @example
- * checkSafety(10, { updates: 1, deletes: 3 }, DEFAULT_SAFETY_THRESHOLD);
+ * checkSafety(planCheck(previous, records, settings).plan!, DEFAULT_SAFETY_THRESHOLD);
  * // "refusing to update or delete 4 of 10 existing records (1 update, 3 deletes: 40%) ..."
  */
 export function checkSafety(
-  existing: number,
-  counts: ChangeCounts,
+  plan: PlannedChanges,
   threshold: SafetyThreshold | false,
   env: NodeJS.ProcessEnv = process.env,
 ): string | undefined {
+  const counts = plan.summary;
+  const existing = counts.unchanged + counts.updates + counts.deletes;
   if (threshold === false || existing <= 0 || existing < threshold.minExistingRecords) return undefined;
   const changed = counts.updates + counts.deletes;
   // Compared without dividing, so that exactly 30 % of 10 records is not refused by a rounding error.

@@ -7,21 +7,15 @@
  * by index, so one record inserted near the top would show every later record as changed in
  * `pulumi preview --diff`. Record ids sit in a parallel keyed map (`ids`), so the records of the
  * outputs and of the checked inputs have the same shape and an unchanged record shows no
- * difference at all.
- *
- * A record keeps its key for as long as it lives: `check()` pairs the declared records with the
- * previous ones exactly as the planner pairs them, and a record that the plan keeps or updates in
- * place inherits its key. So every correction of a plan is exactly one entry of the preview (an
- * update one `~`, a create one `+`, a delete one `-`), whatever happens to its siblings. New
- * records get the most readable key not in use: `name/type`, else `name/type/content`, else that
- * with its numbers, else a `#2`, `#3` suffix.
+ * difference at all. Which key a record gets is the planner's (`planCheck`, with `keys.ts`): this
+ * module only reads and writes them.
  *
  * Pure: no HTTP, no Pulumi.
  */
 import { isPlainObject } from "../values";
 import { type HeldRecord, idsOf, type KeyedRecord } from "./corrections";
-import { canonicalOrder, normalizeRecord, numberFieldsOf, RECORD_MODEL, type RecordSpec } from "./model";
-import { pairRecords } from "./pairing";
+import { keyRecords } from "./keys";
+import { canonicalOrder, normalizeRecord, RECORD_MODEL, type RecordSpec } from "./model";
 import type { Declaration, Holding, Settings } from "./plan";
 import { DEFAULT_SAFETY_THRESHOLD, type SafetyThreshold } from "./safety";
 
@@ -193,7 +187,7 @@ function keyedMap<T extends RecordSpec & { key: string }>(records: readonly T[])
  * The checked inputs `check()` returns: settings with defaults, records keyed.
  *
  * @example
- * encodeInputs(settings, keyDeclared(records, decode(olds).declared));
+ * encodeInputs(settings, planCheck(decodeInputs(olds), records, settings).declared);
  */
 export function encodeInputs(settings: Settings, declared: readonly KeyedRecord[]): CheckedInputs {
   const records: Record<string, RecordSpec> = {};
@@ -245,94 +239,4 @@ export function recordsOfOutputs(
     const { key: _key, madeIds: _made, ...r } = held;
     return { ...r, recordIds: idsOf(held) };
   });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Keys
-
-function candidateKeys(r: RecordSpec): string[] {
-  const coarse = `${r.name}/${r.type}`;
-  const numbers = numberFieldsOf(r.type)
-    .map((field) => r[field])
-    .filter((value) => value !== undefined);
-  const candidates = [coarse, `${coarse}/${r.content}`];
-  if (numbers.length > 0) candidates.push(`${coarse}/${[...numbers, r.content].join(" ")}`);
-  return candidates;
-}
-
-/** The most readable key not in use; `name/type` only for a record alone at its name and type. */
-function freshKey(r: RecordSpec, used: Set<string>, alone: boolean): string {
-  const candidates = candidateKeys(r).slice(alone ? 0 : 1);
-  let key = candidates.find((k) => !used.has(k));
-  const base = candidates[candidates.length - 1]!;
-  for (let n = 2; key === undefined; n++) if (!used.has(`${base}#${n}`)) key = `${base}#${n}`;
-  used.add(key);
-  return key;
-}
-
-/**
- * Gives each record of a first declaration a key unique within `records`: `name/type` when no
- * other record has that name and type, else `name/type/<content>`, else with its numbers too;
- * exact duplicates (possible only among held records, with different ids) get `#2`, `#3`...
- *
- * @example
- * keyRecords([{ name: "@", type: "MX", content: "mx1.example.net", priority: 10 }, { name: "www", type: "CNAME", content: "{domainname}." }]);
- * // { "@/MX": ..., "www/CNAME": ... }
- */
-export function keyRecords<T extends RecordSpec>(records: readonly T[]): Record<string, T> {
-  const ordered = canonicalOrder(records);
-  const coarse = Map.groupBy(ordered, (r) => `${r.name}/${r.type}`);
-  const withContent = Map.groupBy(ordered, (r) => `${r.name}/${r.type}/${r.content}`);
-  const keyed: Record<string, T> = {};
-  const used = new Set<string>();
-  for (const r of ordered) {
-    const [byName, byContent, byNumbers] = candidateKeys(r);
-    const base =
-      coarse.get(byName!)!.length === 1
-        ? byName!
-        : withContent.get(byContent!)!.length === 1
-          ? byContent!
-          : (byNumbers ?? byContent!);
-    let key = base;
-    for (let n = 2; used.has(key); n++) key = `${base}#${n}`;
-    used.add(key);
-    keyed[key] = r;
-  }
-  return keyed;
-}
-
-/**
- * Keys the declared records of a check: a record the planner pairs with a previous one (kept, or
- * updated in place) inherits that record's key; a new record gets the most readable key that no
- * previous or inherited key uses (`name/type` only when it is alone at its name and type), so it
- * can never be mistaken for a record that was deleted.
- * Without previous records, {@link keyRecords}.
- *
- * Also returns how many previous records the change updates and deletes, for the safety check.
- *
- * @param previous the declared records of the previous inputs, keyed
- * @example
- * const { declared, changes } = keyDeclared(validated.records, decode(olds).declared);
- */
-export function keyDeclared(
-  records: readonly RecordSpec[],
-  previous: readonly KeyedRecord[],
-): { declared: KeyedRecord[]; changes: { updates: number; deletes: number } } {
-  if (previous.length === 0) {
-    const declared = Object.entries(keyRecords(records)).map(([key, r]) => ({ ...r, key }));
-    return { declared, changes: { updates: 0, deletes: 0 } };
-  }
-  const asHeld = previous.map((r) => ({ ...r, recordId: `key:${r.key}` }));
-  const pairing = pairRecords(asHeld, records);
-  const used = new Set(previous.map((r) => r.key));
-  const keyed: KeyedRecord[] = [];
-  for (const { from, to } of [...pairing.unchanged, ...pairing.updates]) keyed.push({ ...to, key: from.key });
-  const siblings = Map.groupBy(records, (r) => `${r.name}/${r.type}`);
-  for (const r of pairing.adds) {
-    keyed.push({ ...r, key: freshKey(r, used, siblings.get(`${r.name}/${r.type}`)!.length === 1) });
-  }
-  return {
-    declared: canonicalOrder(keyed),
-    changes: { updates: pairing.updates.length, deletes: pairing.dels.length },
-  };
 }

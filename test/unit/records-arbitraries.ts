@@ -7,8 +7,8 @@
 import fc from "fast-check";
 import type { RecordType } from "../../provider/client/wire";
 import type { HeldRecord, KeyedRecord } from "../../provider/records/corrections";
+import { keyRecords } from "../../provider/records/keys";
 import { canonicalOrder, numberFieldsOf, type RecordSpec } from "../../provider/records/model";
-import { keyRecords } from "../../provider/records/state";
 
 const NAMES = ["@", "www", "mail", "_sip._tcp"];
 const TYPES: RecordType[] = ["A", "TXT", "MX", "SRV", "CNAME"];

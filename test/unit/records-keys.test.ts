@@ -1,8 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { KeyedRecord } from "../../provider/records/corrections";
+import { keyRecords } from "../../provider/records/keys";
 import { canonicalOrder, identityOf, type RecordSpec, type StateRecord } from "../../provider/records/model";
-import { keyDeclared, keyRecords } from "../../provider/records/state";
+import { planCheck, type Settings } from "../../provider/records/plan";
 import { planUpdate } from "./planning";
 import { distinctRecordsArb, keyed, recordArb, recordsArb } from "./records-arbitraries";
 
@@ -16,6 +17,21 @@ const recordKey = (r: RecordSpec): string => `${r.name}/${r.type}`;
 /** The records of a keyed map, in canonical order. */
 const unkeyRecords = <T extends RecordSpec>(map: Record<string, T>): T[] =>
   canonicalOrder(Object.values(map));
+
+const SETTINGS: Settings = { templateId: "tpl-test", purge: true, safetyThreshold: false };
+
+/**
+ * What `check()` does with the declared records: plans them against the previous inputs once, and
+ * keys them as that plan pairs them; the counts are that plan's (what the safety check reads).
+ */
+function keyDeclared(
+  records: readonly RecordSpec[],
+  previous: readonly KeyedRecord[],
+): { declared: KeyedRecord[]; changes: { updates: number; deletes: number } } {
+  const before = previous.length > 0 ? { settings: SETTINGS, declared: [...previous] } : undefined;
+  const { declared, plan } = planCheck(before, records, SETTINGS);
+  return { declared, changes: { updates: plan?.summary.updates ?? 0, deletes: plan?.summary.deletes ?? 0 } };
+}
 
 /** A state with unique ids, as a template holds it. */
 const stateArb = recordsArb.map((records) =>
@@ -145,7 +161,7 @@ const asHeld = (records: readonly KeyedRecord[]) => records.map((r) => ({ ...r, 
 const mapOf = (records: readonly KeyedRecord[]): Map<string, string> =>
   new Map(records.map((r) => [r.key, identityOf(r)]));
 
-describe("keyDeclared", () => {
+describe("planCheck: preview keys", () => {
   it("keeps the key of a record updated in place and gives a new record a key no previous record had", () => {
     const previous = keyDeclared([www1, mx1], []).declared;
     expect(previous.map((r) => r.key)).toEqual(["@/MX", "www/A"]);
@@ -164,7 +180,7 @@ describe("keyDeclared", () => {
   });
 });
 
-describe("keyDeclared: properties", () => {
+describe("planCheck: preview keys, properties", () => {
   it("gives unique keys; with no previous records, exactly the keys of keyRecords", () => {
     fc.assert(
       fc.property(distinctRecordsArb, previousArb, (records, previous) => {

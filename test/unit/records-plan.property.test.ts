@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PatchRecordsBodySchema } from "../../provider/client/wire";
-import { applyAccepted, type HeldRecord, type KeyedRecord } from "../../provider/records/corrections";
+import type { HeldRecord, KeyedRecord } from "../../provider/records/corrections";
+import { applyAccepted } from "../../provider/records/fold";
 import { identityOf, type RecordSpec } from "../../provider/records/model";
 import { type PatchPlan as Plan, planDelete, planUpdate } from "./planning";
 import {

@@ -1,17 +1,16 @@
 import { describe, expect, it } from "vitest";
 import {
-  applyAccepted,
   type Correction,
   createCorrection,
   type HeldRecord,
   type KeyedRecord,
   namesRecordIds,
   requestOf,
-  withoutVanished,
 } from "../../provider/records/corrections";
+import { applyAccepted, withoutVanished } from "../../provider/records/fold";
 import type { RecordSpec } from "../../provider/records/model";
 import { pairRecords } from "../../provider/records/pairing";
-import { formatSummary, type PlanSummary } from "../../provider/records/plan";
+import { formatSummary, type PlanSummary, planRefresh, planResource } from "../../provider/records/plan";
 import { searchVanished } from "../../provider/records/vanished";
 import { planDelete, planUpdate, verifyPlan } from "./planning";
 
@@ -303,6 +302,32 @@ describe("planVerify", () => {
     expect(plan.requests[0]?.corrections.map((c) => c.kind)).toEqual(["verify", "verify"]);
     expect(plan.summary).toEqual({ creates: 0, updates: 0, deletes: 0, unchanged: 2, requests: 1 });
     expect(verifyPlan([]).requests).toEqual([]);
+  });
+});
+
+describe("refusal policies and planRefresh", () => {
+  const settings = { templateId: "tpl-test", purge: false, safetyThreshold: false as const };
+  const holding = { settings, held: [state("r1", wwwA)], untracked: [] };
+
+  it("gives each kind of plan what a 404 leads to: recover an update, drop and finish a removal, drop and fail a verification", () => {
+    const update = planResource(holding, { settings, declared: [want({ ...wwwA, content: "192.0.2.9" })] });
+    expect(update.onRefusal).toEqual({ vanished: "recover", templateGone: "fail" });
+    expect(planResource(undefined, { settings, declared: [want(txt)] }).onRefusal).toEqual(update.onRefusal);
+    expect(planResource(holding, undefined).onRefusal).toEqual({ vanished: "drop", templateGone: "done" });
+    expect(planDelete([state("r1", wwwA)], { purge: true }).onRefusal).toEqual({
+      vanished: "drop",
+      templateGone: "done",
+    });
+    expect(verifyPlan([state("r1", wwwA)]).onRefusal).toEqual({ vanished: "drop", templateGone: "fail" });
+  });
+
+  it("sends nothing on refresh unless verification is switched on, then exactly the verification", () => {
+    const off = planRefresh(holding, false);
+    expect(off.requests).toEqual([]);
+    expect(off.mode).toBe("none");
+    const on = planRefresh(holding, true);
+    expect(on.requests).toEqual(verifyPlan(holding.held).requests);
+    expect(on.onRefusal).toEqual({ vanished: "drop", templateGone: "fail" });
   });
 });
 

@@ -2,9 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { InputIssue } from "../../provider/records/issues";
 import {
-  type ChangeCounts,
   checkSafety,
   DEFAULT_SAFETY_THRESHOLD,
+  type PlannedChanges,
   SAFETY_OVERRIDE_ENV,
   safetyOverridden,
   validateSafetyThreshold,
@@ -61,15 +61,18 @@ describe("validateSafetyThreshold", () => {
 });
 
 describe("checkSafety", () => {
-  const counts = (updates: number, deletes: number): ChangeCounts => ({ updates, deletes });
+  /** A plan's summary over `existing` records, of which it updates and deletes some. */
+  const plan = (existing: number, updates: number, deletes: number): PlannedChanges => ({
+    summary: { unchanged: existing - updates - deletes, updates, deletes },
+  });
 
   it("allows small templates anything", () => {
-    expect(checkSafety(9, counts(0, 9), DEFAULT_SAFETY_THRESHOLD, NO_ENV)).toBeUndefined();
+    expect(checkSafety(plan(9, 0, 9), DEFAULT_SAFETY_THRESHOLD, NO_ENV)).toBeUndefined();
   });
 
   it("allows exactly the maximum share, refuses more, and names the override for one run", () => {
-    expect(checkSafety(10, counts(1, 2), DEFAULT_SAFETY_THRESHOLD, NO_ENV)).toBeUndefined();
-    expect(checkSafety(10, counts(1, 3), DEFAULT_SAFETY_THRESHOLD, NO_ENV)).toBe(
+    expect(checkSafety(plan(10, 1, 2), DEFAULT_SAFETY_THRESHOLD, NO_ENV)).toBeUndefined();
+    expect(checkSafety(plan(10, 1, 3), DEFAULT_SAFETY_THRESHOLD, NO_ENV)).toBe(
       "refusing to update or delete 4 of 10 existing records (1 update, 3 deletes: 40%), more than the safety " +
         "threshold of 30% (checked when a template holds at least 10 records); if this is intended, set " +
         "safetyThreshold.maxChangePercent to at least 40, or safetyThreshold: false, or allow it for one run " +
@@ -78,24 +81,24 @@ describe("checkSafety", () => {
   });
 
   it("rounds the share for people and the needed percentage up", () => {
-    const message = checkSafety(12, counts(0, 5), DEFAULT_SAFETY_THRESHOLD, NO_ENV);
+    const message = checkSafety(plan(12, 0, 5), DEFAULT_SAFETY_THRESHOLD, NO_ENV);
     expect(message).toContain("5 of 12 existing records (0 updates, 5 deletes: 41.7%)");
     expect(message).toContain("set safetyThreshold.maxChangePercent to at least 42,");
     expect(
-      checkSafety(12, counts(0, 5), { minExistingRecords: 10, maxChangePercent: 42 }, NO_ENV),
+      checkSafety(plan(12, 0, 5), { minExistingRecords: 10, maxChangePercent: 42 }, NO_ENV),
     ).toBeUndefined();
   });
 
   it("counts no creates (it is given none) and can be turned off", () => {
-    expect(checkSafety(10, counts(0, 0), DEFAULT_SAFETY_THRESHOLD, NO_ENV)).toBeUndefined();
-    expect(checkSafety(10, counts(10, 0), false, NO_ENV)).toBeUndefined();
+    expect(checkSafety(plan(10, 0, 0), DEFAULT_SAFETY_THRESHOLD, NO_ENV)).toBeUndefined();
+    expect(checkSafety(plan(10, 10, 0), false, NO_ENV)).toBeUndefined();
     expect(
-      checkSafety(0, counts(0, 0), { minExistingRecords: 0, maxChangePercent: 0 }, NO_ENV),
+      checkSafety(plan(0, 0, 0), { minExistingRecords: 0, maxChangePercent: 0 }, NO_ENV),
     ).toBeUndefined();
   });
 
   it("suggests only turning it off when no percentage would do", () => {
-    expect(checkSafety(10, counts(20, 0), DEFAULT_SAFETY_THRESHOLD, NO_ENV)).toMatch(
+    expect(checkSafety(plan(10, 20, 0), DEFAULT_SAFETY_THRESHOLD, NO_ENV)).toMatch(
       /if this is intended, set safetyThreshold: false, or allow it for one run with DOMAINAPI_SAFETY_THRESHOLD=off$/,
     );
   });
@@ -105,12 +108,12 @@ describe("checkSafety", () => {
     for (const value of ["off", "OFF", " off ", "0", "false", "no"]) {
       const env = { [SAFETY_OVERRIDE_ENV]: value };
       expect(safetyOverridden(env), value).toBe(true);
-      expect(checkSafety(10, counts(0, 10), DEFAULT_SAFETY_THRESHOLD, env), value).toBeUndefined();
+      expect(checkSafety(plan(10, 0, 10), DEFAULT_SAFETY_THRESHOLD, env), value).toBeUndefined();
     }
     for (const value of ["", "on", "1", "true", "yes", "offf"]) {
       const env = { [SAFETY_OVERRIDE_ENV]: value };
       expect(safetyOverridden(env), value).toBe(false);
-      expect(checkSafety(10, counts(0, 10), DEFAULT_SAFETY_THRESHOLD, env), value).toBeDefined();
+      expect(checkSafety(plan(10, 0, 10), DEFAULT_SAFETY_THRESHOLD, env), value).toBeDefined();
     }
     expect(safetyOverridden(NO_ENV)).toBe(false);
   });
@@ -125,7 +128,7 @@ describe("checkSafety", () => {
         fc.integer({ min: 0, max: 100 }),
         (existing, updates, deletes, minExistingRecords, maxChangePercent) => {
           const threshold = { minExistingRecords, maxChangePercent };
-          const message = checkSafety(existing, { updates, deletes }, threshold, NO_ENV);
+          const message = checkSafety(plan(existing, updates, deletes), threshold, NO_ENV);
           const refused =
             existing > 0 &&
             existing >= minExistingRecords &&

@@ -6,13 +6,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { PatchRecordsBody } from "../../provider/client/wire";
-import {
-  applyAccepted,
-  type Correction,
-  type HeldRecord,
-  requestOf,
-  withoutVanished,
-} from "../../provider/records/corrections";
+import { type Correction, type HeldRecord, requestOf } from "../../provider/records/corrections";
+import { applyAccepted, withoutVanished } from "../../provider/records/fold";
 import { toUpdateItem } from "../../provider/records/model";
 import { searchVanished, type VanishedSearch } from "../../provider/records/vanished";
 
