@@ -12,7 +12,13 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { importProgram, PROGRAM_LANGUAGES, type ProgramLanguage, summaryLine, ZoneInputError } from "../import";
+import {
+  importProgram,
+  PROGRAM_LANGUAGES,
+  type ProgramLanguage,
+  summaryLine,
+  ZoneInputError,
+} from "../import";
 
 const USAGE = `Usage: domainapi-import <zone-file>... [--template <id>]... [--origin <domain>]
          [--lang ts|yaml|python|go] [--out <dir>] [--keep-domain] [--keep-apex-ns]
@@ -54,7 +60,10 @@ function packageRange(): string {
  * @example
  * await runImportCommand(["example.com.zone", "--lang", "go", "--out", "dns"]); // 0
  */
-export async function runImportCommand(args: readonly string[], io: ImportCommandIo = process): Promise<number> {
+export async function runImportCommand(
+  args: readonly string[],
+  io: ImportCommandIo = process,
+): Promise<number> {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(args);
@@ -89,7 +98,11 @@ export async function runImportCommand(args: readonly string[], io: ImportComman
         text = await readFile(file, "utf8");
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
-        throw new ZoneInputError(file, 0, code === "ENOENT" ? "no such file" : `cannot be read (${code ?? String(err)})`);
+        throw new ZoneInputError(
+          file,
+          0,
+          code === "ENOENT" ? "no such file" : `cannot be read (${code ?? String(err)})`,
+        );
       }
       sources.push({ text, file, templateId: templates[i] });
     }
@@ -103,7 +116,9 @@ export async function runImportCommand(args: readonly string[], io: ImportComman
     await mkdir(out, { recursive: true });
     for (const [name, text] of Object.entries(files)) await writeFile(path.join(out, name), text);
     for (const t of imported) io.stdout.write(`${summaryLine(t)}\n`);
-    io.stdout.write(`wrote ${Object.keys(files).join(", ")} to ${out}; see import-report.md before the first \`pulumi up\`\n`);
+    io.stdout.write(
+      `wrote ${Object.keys(files).join(", ")} to ${out}; see import-report.md before the first \`pulumi up\`\n`,
+    );
     return 0;
   } catch (err) {
     io.stderr.write(`domainapi-import: ${err instanceof Error ? err.message : String(err)}\n`);

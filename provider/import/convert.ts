@@ -56,8 +56,10 @@ const API_TYPES: ReadonlySet<string> = new Set(RECORD_TYPES);
 /** Why a type the API lacks is skipped, with the way forward where there is one. */
 function missingTypeReason(type: string): string {
   const base = `the API has no ${type} records (it takes ${RECORD_TYPES.join(", ")})`;
-  if (type === "SPF") return `${base}; the SPF type is obsolete (RFC 7208 3.1): its TXT twin carries the policy`;
-  if (type === "ALIAS" || type === "ANAME") return `${base}; use A/AAAA records or a URL forward at that name`;
+  if (type === "SPF")
+    return `${base}; the SPF type is obsolete (RFC 7208 3.1): its TXT twin carries the policy`;
+  if (type === "ALIAS" || type === "ANAME")
+    return `${base}; use A/AAAA records or a URL forward at that name`;
   return base;
 }
 

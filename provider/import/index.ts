@@ -12,11 +12,11 @@ import { importReport } from "./report";
 import { type ImportedTemplate, resourceNames } from "./template";
 import { absoluteDomain, readZone } from "./zone";
 
+export type { ImportedRecord, RecordChange, SkippedRecord } from "./convert";
 export { ZoneInputError } from "./errors";
 export { PROGRAM_LANGUAGES, type ProgramLanguage } from "./programs";
 export { importReport, summaryLine } from "./report";
 export type { ImportedTemplate } from "./template";
-export type { ImportedRecord, RecordChange, SkippedRecord } from "./convert";
 
 /** One zone to import. */
 export interface ZoneSource {
@@ -61,7 +61,11 @@ export function importZones(sources: readonly ZoneSource[], options: ImportOptio
     const templateId = ids[i] as string;
     const idIssue = validateTemplateId(templateId)[0];
     if (idIssue) {
-      throw new ZoneInputError(source.file, 0, `cannot be template ${JSON.stringify(templateId)}: ${idIssue.reason}; give --template <id>`);
+      throw new ZoneInputError(
+        source.file,
+        0,
+        `cannot be template ${JSON.stringify(templateId)}: ${idIssue.reason}; give --template <id>`,
+      );
     }
     const zone = readZone(source.text, source.file, options.origin);
     if (zone.domain === undefined) {
@@ -77,7 +81,13 @@ export function importZones(sources: readonly ZoneSource[], options: ImportOptio
       keepApexNs: options.keepApexNs ?? false,
       file: source.file,
     });
-    return { ...converted, file: source.file, templateId, domain: zone.domain, resourceName: names[i] as string };
+    return {
+      ...converted,
+      file: source.file,
+      templateId,
+      domain: zone.domain,
+      resourceName: names[i] as string,
+    };
   });
 }
 

@@ -40,7 +40,10 @@ function projectFile(settings: ProgramSettings, runtime: string, extra = ""): st
   );
 }
 
-function typescript(templates: readonly ImportedTemplate[], settings: ProgramSettings): Record<string, string> {
+function typescript(
+  templates: readonly ImportedTemplate[],
+  settings: ProgramSettings,
+): Record<string, string> {
   let code = 'import * as domainapi from "pulumi-domainapi";\n';
   for (const t of templates) {
     code += `\n// ${provenance(t)}\n`;
@@ -77,7 +80,9 @@ function yaml(templates: readonly ImportedTemplate[], settings: ProgramSettings)
     text += `    properties:\n      templateId: ${yamlString(t.templateId)}\n      # ${PURGE_NOTE}\n      purge: true\n`;
     text += t.records.length === 0 ? "      records: []\n" : "      records:\n";
     for (const { line, record } of t.records) {
-      const fields = recordFields(record).map(([k, v]) => `${k}: ${typeof v === "number" ? v : yamlString(v)}`);
+      const fields = recordFields(record).map(
+        ([k, v]) => `${k}: ${typeof v === "number" ? v : yamlString(v)}`,
+      );
       text += `        - { ${fields.join(", ")} } # line ${line}\n`;
     }
   }
@@ -85,7 +90,8 @@ function yaml(templates: readonly ImportedTemplate[], settings: ProgramSettings)
 }
 
 function python(templates: readonly ImportedTemplate[], settings: ProgramSettings): Record<string, string> {
-  let code = '"""DNS templates imported from zone files by domainapi-import."""\n\nimport pulumi_domainapi as domainapi\n';
+  let code =
+    '"""DNS templates imported from zone files by domainapi-import."""\n\nimport pulumi_domainapi as domainapi\n';
   for (const t of templates) {
     code += `\n# ${provenance(t)}\n`;
     code += `domainapi.DnsTemplateRecords(\n    ${literal(t.resourceName)},\n    template_id=${literal(t.templateId)},\n`;
@@ -126,7 +132,8 @@ function go(templates: readonly ImportedTemplate[], settings: ProgramSettings): 
     code += "\t\tRecords: domainapi.DnsRecordArray{\n";
     for (const { line, record } of t.records) {
       const fields = recordFields(record).map(
-        ([k, v]) => `${GO_FIELDS[k]}: ${typeof v === "number" ? `pulumi.Int(${v})` : `pulumi.String(${literal(v)})`}`,
+        ([k, v]) =>
+          `${GO_FIELDS[k]}: ${typeof v === "number" ? `pulumi.Int(${v})` : `pulumi.String(${literal(v)})`}`,
       );
       code += `\t\t\tdomainapi.DnsRecordArgs{${fields.join(", ")}}, // line ${line}\n`;
     }

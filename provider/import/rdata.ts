@@ -115,12 +115,24 @@ export function placeDomain(text: string, options: DomainOptions): { text: strin
 }
 
 /** A host name of the rdata, absolute, then with the domain as `{domainname}`. */
-function hostName(token: Token, entry: ZoneEntry, options: DomainOptions, file: string, changes: string[]): string {
-  if (token.quoted) throw new ZoneInputError(file, entry.line, `expected a host name, not a quoted string, in the ${entry.type} record`);
+function hostName(
+  token: Token,
+  entry: ZoneEntry,
+  options: DomainOptions,
+  file: string,
+  changes: string[],
+): string {
+  if (token.quoted)
+    throw new ZoneInputError(
+      file,
+      entry.line,
+      `expected a host name, not a quoted string, in the ${entry.type} record`,
+    );
   if (token.text === ".") return ".";
   const absolute = resolveName(token.text, entry.origin, file, entry.line);
   if (token.text !== "@" && /[A-Z]/.test(token.text)) changes.push(`${token.text} lower-cased`);
-  if (token.text === "@" || !token.text.endsWith(".")) changes.push(`${token.text} made absolute: ${absolute}`);
+  if (token.text === "@" || !token.text.endsWith("."))
+    changes.push(`${token.text} made absolute: ${absolute}`);
   if (options.keepDomain || options.domain === ".") return absolute;
   if (absolute === options.domain) {
     changes.push(`${absolute} written ${DOMAIN_PLACEHOLDER}.`);
@@ -136,7 +148,11 @@ function hostName(token: Token, entry: ZoneEntry, options: DomainOptions, file: 
 
 function shapeError(entry: ZoneEntry, file: string, expected: string): ZoneInputError {
   const got = entry.rdata.map((t) => (t.quoted ? JSON.stringify(t.text) : t.text)).join(" ");
-  return new ZoneInputError(file, entry.line, `expected ${entry.type} data of the form ${expected}; got "${got}"`);
+  return new ZoneInputError(
+    file,
+    entry.line,
+    `expected ${entry.type} data of the form ${expected}; got "${got}"`,
+  );
 }
 
 function count(entry: ZoneEntry, file: string, expected: string, n: number): readonly Token[] {
@@ -145,7 +161,8 @@ function count(entry: ZoneEntry, file: string, expected: string, n: number): rea
 }
 
 function number16(token: Token, entry: ZoneEntry, file: string, expected: string): number {
-  if (token.quoted || !DIGITS.test(token.text) || Number(token.text) > 65535) throw shapeError(entry, file, expected);
+  if (token.quoted || !DIGITS.test(token.text) || Number(token.text) > 65535)
+    throw shapeError(entry, file, expected);
   return Number(token.text);
 }
 
@@ -203,7 +220,8 @@ export function convertRdata(
     case "TXT": {
       if (entry.rdata.length === 0) throw shapeError(entry, file, '"<text>" ["<more text>"...]');
       const decoded = decodeStrings(entry.rdata);
-      if (entry.rdata.length > 1) changes.push(`${entry.rdata.length} TXT strings joined (no space added, as DNS joins them)`);
+      if (entry.rdata.length > 1)
+        changes.push(`${entry.rdata.length} TXT strings joined (no space added, as DNS joins them)`);
       if (decoded.escaped) changes.push("escapes decoded");
       return { content: text(decoded.text), numbers: {}, changes };
     }
@@ -219,11 +237,16 @@ export function convertRdata(
       const form = "<usage> <selector> <matching-type> <hex>...";
       if (entry.rdata.length < 4) throw shapeError(entry, file, form);
       const [usage, selector, matching, ...hex] = entry.rdata as [Token, Token, Token, ...Token[]];
-      for (const t of [usage, selector, matching]) if (t.quoted || !DIGITS.test(t.text)) throw shapeError(entry, file, form);
+      for (const t of [usage, selector, matching])
+        if (t.quoted || !DIGITS.test(t.text)) throw shapeError(entry, file, form);
       for (const t of hex) if (t.quoted || !HEX.test(t.text)) throw shapeError(entry, file, form);
       if (hex.length > 1) changes.push(`hex de-spaced (${hex.length} pieces joined)`);
       const data = hex.map((t) => t.text).join("");
-      return { content: `${Number(usage.text)} ${Number(selector.text)} ${Number(matching.text)} ${data}`, numbers: {}, changes };
+      return {
+        content: `${Number(usage.text)} ${Number(selector.text)} ${Number(matching.text)} ${data}`,
+        numbers: {},
+        changes,
+      };
     }
     case "URLFWD":
     case "URLFWD301":

@@ -41,7 +41,9 @@ function isBlank(code: number): boolean {
 }
 
 function endsWord(code: number): boolean {
-  return isBlank(code) || code === LF || code === SEMICOLON || code === OPEN || code === CLOSE || code === QUOTE;
+  return (
+    isBlank(code) || code === LF || code === SEMICOLON || code === OPEN || code === CLOSE || code === QUOTE
+  );
 }
 
 /**

@@ -87,11 +87,7 @@ function findDomain(lines: readonly LogicalLine[]): string | undefined {
   return undefined;
 }
 
-function directive(
-  state: { origin: string | undefined },
-  line: LogicalLine,
-  file: string,
-): void {
+function directive(state: { origin: string | undefined }, line: LogicalLine, file: string): void {
   const [head, arg, ...rest] = line.tokens;
   const name = head?.text.toUpperCase() ?? "";
   if (name === "$INCLUDE") {
@@ -147,7 +143,11 @@ export function readZone(text: string, file: string, origin?: string): Zone {
     let ownerCaseChanged: boolean;
     if (line.blankOwner) {
       if (previousOwner === undefined) {
-        throw new ZoneInputError(file, line.line, "expected an owner name: this record starts with a blank, and no record came before it");
+        throw new ZoneInputError(
+          file,
+          line.line,
+          "expected an owner name: this record starts with a blank, and no record came before it",
+        );
       }
       owner = previousOwner;
       ownerCaseChanged = previousCaseChanged;
@@ -157,7 +157,8 @@ export function readZone(text: string, file: string, origin?: string): Zone {
         directive(state, line, file);
         continue;
       }
-      if (first.quoted) throw new ZoneInputError(file, line.line, "expected an owner name, not a quoted string");
+      if (first.quoted)
+        throw new ZoneInputError(file, line.line, "expected an owner name, not a quoted string");
       owner = resolveName(first.text, state.origin, file, line.line);
       ownerCaseChanged = first.text !== "@" && first.text !== first.text.toLowerCase();
       at = 1;
@@ -179,7 +180,11 @@ export function readZone(text: string, file: string, origin?: string): Zone {
     const typeToken = tokens[at];
     if (!typeToken || typeToken.quoted || !TYPE.test(typeToken.text)) {
       const got = typeToken ? `"${typeToken.text}"` : "the end of the record";
-      throw new ZoneInputError(file, line.line, `expected a record type (A, MX, TXT...) after the owner, TTL and class; got ${got}`);
+      throw new ZoneInputError(
+        file,
+        line.line,
+        `expected a record type (A, MX, TXT...) after the owner, TTL and class; got ${got}`,
+      );
     }
     previousOwner = owner;
     previousCaseChanged = ownerCaseChanged;

@@ -102,7 +102,14 @@ export const ZONE_40_RECORDS: ExpectedRecord[] = [
   { name: "quote", type: "TXT", content: 'she said "hi"; back\\slashABC' },
   { name: "_sip._tcp", type: "SRV", content: "sip.{domainname}.", priority: 10, weight: 60, port: 5060 },
   { name: "_sip._udp", type: "SRV", content: "sipudp.{domainname}.", priority: 20, weight: 0, port: 5060 },
-  { name: "_xmpp-server._tcp", type: "SRV", content: "xmpp.example.net.", priority: 5, weight: 0, port: 5269 },
+  {
+    name: "_xmpp-server._tcp",
+    type: "SRV",
+    content: "xmpp.example.net.",
+    priority: 5,
+    weight: 0,
+    port: 5269,
+  },
   { name: "@", type: "CAA", content: '0 issue "letsencrypt.org"' },
   { name: "@", type: "CAA", content: '0 iodef "mailto:security@{domainname}"' },
   { name: "_443._tcp.www", type: "TLSA", content: "3 1 1 2a3b4c5d6e7f8091a2b3c4d5e6f70819" },
@@ -119,8 +126,16 @@ export const ZONE_40_RECORDS: ExpectedRecord[] = [
   { name: "media.staging", type: "TXT", content: "unquotedwords" },
   { name: "ipv6only.staging", type: "AAAA", content: "2001:db8:0:1::1" },
   { name: "ttl-units.staging", type: "A", content: "192.0.2.42" },
-  { name: "_ldap._tcp.staging", type: "SRV", content: "ldap.{domainname}.", priority: 0, weight: 100, port: 389 },
+  {
+    name: "_ldap._tcp.staging",
+    type: "SRV",
+    content: "ldap.{domainname}.",
+    priority: 0,
+    weight: 100,
+    port: 389,
+  },
   { name: "ftp.staging", type: "CNAME", content: "www.{domainname}." },
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: Pulumi YAML interpolation syntax, on purpose
   { name: "price.staging", type: "TXT", content: "from ${5} a month" },
   { name: "staging", type: "CAA", content: '0 issuewild ";"' },
 ];
