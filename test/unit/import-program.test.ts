@@ -64,6 +64,18 @@ describe("importing the 40-record zone", () => {
     );
   });
 
+  it("writes the domain as {domainname} in whole labels only", () => {
+    const zone =
+      '$ORIGIN example.com.\n@ TXT "example.com notexample.com example.com.au mail.EXAMPLE.com. x.example.community"\n' +
+      "a CNAME notexample.com.\nb CNAME example.com.au.\n";
+    const [t] = importZones([{ text: zone, file: "z", templateId: "t" }]);
+    expect(t?.records.map((r) => r.record.content)).toEqual([
+      "{domainname} notexample.com example.com.au mail.{domainname}. x.example.community",
+      "notexample.com.",
+      "example.com.au.",
+    ]);
+  });
+
   it("keeps the domain and the apex NS set when asked", () => {
     const [kept] = importZones([source], { keepDomain: true, keepApexNs: true });
     expect(kept?.records.find((r) => r.line === 19)?.record.content).toBe("mail.example.com.");
