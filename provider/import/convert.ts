@@ -8,7 +8,7 @@
 import { RECORD_TYPES, type RecordType } from "../client/wire";
 import { normalizeRecord, type RecordSpec } from "../records/model";
 import { type InputIssue, validateRecords } from "../records/validate";
-import { convertRdata, NotTextError } from "./rdata";
+import { asciiName, convertRdata, NotTextError } from "./rdata";
 import type { ZoneEntry } from "./zone";
 
 /** A record of the program, with the line of the zone text it came from. */
@@ -142,7 +142,8 @@ export function convertEntries(entries: readonly ZoneEntry[], options: ConvertOp
       skip("SOA: the DNS host's own record (the API has none; the service writes it)");
       continue;
     }
-    const name = relativeName(entry.owner, options.domain);
+    const ownerChanges: string[] = [];
+    const name = relativeName(asciiName(entry.owner, ownerChanges), options.domain);
     if (name === undefined) {
       skip(`the owner is outside the zone's domain ${options.domain}`);
       continue;
@@ -166,7 +167,7 @@ export function convertEntries(entries: readonly ZoneEntry[], options: ConvertOp
       }
       throw err;
     }
-    const recordChanges = [...converted.changes];
+    const recordChanges = [...ownerChanges, ...converted.changes];
     if (entry.ownerCaseChanged) recordChanges.unshift("owner lower-cased");
     const record: RecordSpec = { name, type, content: converted.content, ...converted.numbers };
     candidates.push({ line: entry.line, text: entryText(entry), record, changes: recordChanges });

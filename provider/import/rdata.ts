@@ -7,6 +7,7 @@
  * Whether the result is acceptable is not decided here: the provider's own validation does that
  * (convert.ts). Here only the shape of the rdata is checked: a wrong shape is unreadable input.
  */
+import { domainToASCII } from "node:url";
 import type { RecordType } from "../client/wire";
 import { DOMAIN_PLACEHOLDER, type NumberField } from "../records/model";
 import { ZoneInputError } from "./errors";
@@ -114,6 +115,22 @@ export function placeDomain(text: string, options: DomainOptions): { text: strin
   return { text: replaced, count };
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
+const NON_ASCII = /[^\u0000-\u007f]/;
+
+/**
+ * A name holding characters outside ASCII in the xn-- form DNS uses (UTS #46, Node's
+ * url.domainToASCII), the change said; a name it cannot map is left for check() to refuse.
+ */
+export function asciiName(name: string, changes: string[]): string {
+  if (!NON_ASCII.test(name)) return name;
+  const ascii = domainToASCII(name.replace(/\.$/, ""));
+  if (ascii === "") return name;
+  const written = name.endsWith(".") ? `${ascii}.` : ascii;
+  changes.push(`${name} written in its xn-- form: ${written}`);
+  return written;
+}
+
 /** A host name of the rdata, absolute, then with the domain as `{domainname}`. */
 function hostName(
   token: Token,
@@ -129,7 +146,7 @@ function hostName(
       `expected a host name, not a quoted string, in the ${entry.type} record`,
     );
   if (token.text === ".") return ".";
-  const absolute = resolveName(token.text, entry.origin, file, entry.line);
+  const absolute = asciiName(resolveName(token.text, entry.origin, file, entry.line), changes);
   if (token.text !== "@" && /[A-Z]/.test(token.text)) changes.push(`${token.text} lower-cased`);
   if (token.text === "@" || !token.text.endsWith("."))
     changes.push(`${token.text} made absolute: ${absolute}`);
@@ -166,11 +183,6 @@ function number16(token: Token, entry: ZoneEntry, file: string, expected: string
   return Number(token.text);
 }
 
-function plain(token: Token): string {
-  // An unquoted word keeps its escapes as written only when it has none to decode.
-  return token.text;
-}
-
 /**
  * The content and numbers of the API record that `entry` becomes.
  *
@@ -193,9 +205,9 @@ export function convertRdata(
   };
   switch (type) {
     case "A":
-      return { content: plain(count(entry, file, "<IPv4 address>", 1)[0] as Token), numbers: {}, changes };
+      return { content: (count(entry, file, "<IPv4 address>", 1)[0] as Token).text, numbers: {}, changes };
     case "AAAA":
-      return { content: plain(count(entry, file, "<IPv6 address>", 1)[0] as Token), numbers: {}, changes };
+      return { content: (count(entry, file, "<IPv6 address>", 1)[0] as Token).text, numbers: {}, changes };
     case "CNAME":
     case "NS": {
       const [target] = count(entry, file, "<host name>", 1) as [Token];

@@ -97,6 +97,19 @@ describe("the zone grammar", () => {
     ]);
   });
 
+  it("names holding characters outside ASCII are written in their xn-- form, and the change is said", () => {
+    const [t] = importZones([
+      { text: `${HEAD}bücher A 192.0.2.1\nw CNAME münchen.example.com.\n`, file: "z", templateId: "t" },
+    ]);
+    expect(t?.records.map((r) => r.record)).toEqual([
+      { name: "xn--bcher-kva", type: "A", content: "192.0.2.1" },
+      { name: "w", type: "CNAME", content: "xn--mnchen-3ya.{domainname}." },
+    ]);
+    expect(t?.changes.map((c) => c.change)).toContain(
+      "bücher.example.com. written in its xn-- form: xn--bcher-kva.example.com.",
+    );
+  });
+
   it("CRLF line endings are read as line ends", () => {
     expect(records(`${HEAD}a A 192.0.2.1\r\nb A 192.0.2.2\r\n`).map((r) => r.name)).toEqual(["a", "b"]);
   });
