@@ -70,7 +70,8 @@ function typescript(
 }
 
 function yamlString(text: string): string {
-  return literal(text).replaceAll("${", "$${");
+  // A function, not the string "$${": in a replacement string "$$" stands for one "$".
+  return literal(text).replaceAll("${", () => "$${");
 }
 
 function yaml(templates: readonly ImportedTemplate[], settings: ProgramSettings): Record<string, string> {

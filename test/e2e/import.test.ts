@@ -32,6 +32,13 @@ beforeAll(async () => {
   requireBuiltPlugin();
   if (!fs.existsSync(BIN)) throw new Error(`${BIN} is missing: run \`npm run build\` first`);
   sandbox = await startSandbox({ apiKey: API_KEY });
+  // The templates exist at the registrar, holding what the DNS host had before the import.
+  for (const id of ["web-ts", "web-yaml", "web-go"]) {
+    sandbox.seedTemplate(id, [
+      { name: "old", type: "A", content: "192.0.2.200" },
+      { name: "@", type: "TXT", content: "left by hand" },
+    ]);
+  }
   zoneDir = fs.mkdtempSync(path.join(os.tmpdir(), "domainapi-import-zone-"));
   zoneFile = path.join(zoneDir, "example.com.zone");
   fs.writeFileSync(zoneFile, ZONE_40);

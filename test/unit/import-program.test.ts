@@ -96,6 +96,8 @@ describe("importing the 40-record zone", () => {
       expect(files["import-report.md"], lang).toBeDefined();
       expect(files["Pulumi.yaml"], lang).toMatch(/^name: dns-templates\n/);
     }
+    // Pulumi YAML reads `${...}` as an interpolation: the program writes it `$${...}`.
+    expect(importProgram([source], "yaml").files["Pulumi.yaml"]).toContain('content: "from $${5} a month"');
   });
 
   it("the TypeScript program's inputs pass the provider's check() with no failure", async () => {
