@@ -32,6 +32,15 @@ export {
 export { type GetContactsArgs, InvalidArgumentError } from "./contacts/query";
 export { dnsTemplateRecordsProvider, domainRestoreProvider } from "./dynamic";
 export {
+  type ImportedTemplate,
+  type ImportOptions,
+  importProgram,
+  importZones,
+  type ProgramLanguage,
+  ZoneInputError,
+  type ZoneSource,
+} from "./import";
+export {
   type DnsRecord,
   type DnsRecordArgs,
   DnsTemplateRecords,

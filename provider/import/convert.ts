@@ -1,0 +1,187 @@
+/**
+ * Zone entries -> the records of one DnsTemplateRecords resource, and what was skipped or changed
+ * on the way, each with its line. What the provider's `check()` would refuse is decided by the
+ * provider's own validation (records/validate.ts): this module holds no second copy of its rules.
+ * Of a conflicting pair (a CNAME beside other data, a URL forward beside an A), the later record
+ * is skipped; a record refused on its own is skipped with the reason `check()` gives.
+ */
+import { RECORD_TYPES, type RecordType } from "../client/wire";
+import { normalizeRecord, type RecordSpec } from "../records/model";
+import { type InputIssue, validateRecords } from "../records/validate";
+import { asciiName, convertRdata, NotTextError } from "./rdata";
+import type { ZoneEntry } from "./zone";
+
+/** A record of the program, with the line of the zone text it came from. */
+export interface ImportedRecord {
+  readonly line: number;
+  readonly record: RecordSpec;
+}
+
+/** A record of the zone text that the program does not declare, and why. */
+export interface SkippedRecord {
+  readonly line: number;
+  /** The record as read: `www.example.com. PTR host.example.net.`. */
+  readonly text: string;
+  readonly reason: string;
+}
+
+/** A change made to a record of the zone text on its way into the program. */
+export interface RecordChange {
+  readonly line: number;
+  readonly change: string;
+}
+
+/** Options of {@link convertEntries}. */
+export interface ConvertOptions {
+  /** The zone's domain, absolute and lower-cased (`example.com.`). */
+  readonly domain: string;
+  readonly keepDomain: boolean;
+  readonly keepApexNs: boolean;
+  /** How to name the file in errors. */
+  readonly file: string;
+}
+
+/** The records a zone becomes, and what it lost or changed on the way. */
+export interface ConvertedZone {
+  /** In the order of the zone text, each normalized as `check()` normalizes it. */
+  readonly records: ImportedRecord[];
+  readonly skipped: SkippedRecord[];
+  readonly changes: RecordChange[];
+  /** How many records gave a TTL, dropped (the API has no TTL). */
+  readonly ttlsDropped: number;
+}
+
+const API_TYPES: ReadonlySet<string> = new Set(RECORD_TYPES);
+
+/** Why a type the API lacks is skipped, with the way forward where there is one. */
+function missingTypeReason(type: string): string {
+  const base = `the API has no ${type} records (it takes ${RECORD_TYPES.join(", ")})`;
+  if (type === "SPF")
+    return `${base}; the SPF type is obsolete (RFC 7208 3.1): its TXT twin carries the policy`;
+  if (type === "ALIAS" || type === "ANAME")
+    return `${base}; use A/AAAA records or a URL forward at that name`;
+  return base;
+}
+
+function entryText(entry: ZoneEntry): string {
+  const rdata = entry.rdata.map((t) => (t.quoted ? JSON.stringify(t.text) : t.text)).join(" ");
+  return `${entry.owner} ${entry.type}${rdata ? ` ${rdata}` : ""}`;
+}
+
+/** The owner relative to the domain: `@`, `www`, or undefined outside it. */
+function relativeName(owner: string, domain: string): string | undefined {
+  if (owner === domain) return "@";
+  if (domain === ".") return owner.slice(0, -1);
+  return owner.endsWith(`.${domain}`) ? owner.slice(0, -domain.length - 1) : undefined;
+}
+
+function indexOfIssue(issue: InputIssue): number {
+  return Number(/^records\[(\d+)\]/.exec(issue.property)?.[1] ?? -1);
+}
+
+function reasonOf(issues: readonly InputIssue[], lines: readonly number[]): string {
+  return issues
+    .map((issue) => {
+      const field = issue.property.replace(/^records\[\d+\]\.?/, "");
+      const reason = issue.reason.replace(/records\[(\d+)\]/g, (_, i: string) => `line ${lines[Number(i)]}`);
+      return field ? `${field}: ${reason}` : reason;
+    })
+    .join("; ");
+}
+
+/**
+ * Removes what `check()` refuses from `candidates`, returning the kept ones in their order. A
+ * record refused on its own goes with its reason; of a refused pair, the later one goes.
+ */
+function keepWhatCheckAccepts<T extends { line: number; text: string; record: RecordSpec }>(
+  candidates: T[],
+  skipped: SkippedRecord[],
+): T[] {
+  let kept = candidates;
+  for (;;) {
+    const { issues } = validateRecords(kept.map((c) => c.record));
+    if (issues.length === 0) return kept;
+    const lines = kept.map((c) => c.line);
+    const byIndex = Map.groupBy(issues, indexOfIssue);
+    const drop = new Set<number>();
+    for (const [index, found] of byIndex) {
+      const candidate = kept[index];
+      if (!candidate) throw new Error(`validateRecords named ${found[0]?.property}, which is no record`);
+      const alone = validateRecords([candidate.record]).issues;
+      const reason = alone.length > 0 ? reasonOf(alone, [candidate.line]) : reasonOf(found, lines);
+      skipped.push({ line: candidate.line, text: candidate.text, reason: `check() refuses it: ${reason}` });
+      drop.add(index);
+    }
+    kept = kept.filter((_, index) => !drop.has(index));
+  }
+}
+
+/**
+ * The records of one zone, what was skipped and why, what was changed, each with its line.
+ *
+ * @throws {ZoneInputError} rdata of the wrong shape for its type (errors.ts)
+ * @example
+ * const { records, skipped } = convertEntries(readZone(text, "example.com.zone").entries, {
+ *   domain: "example.com.", keepDomain: false, keepApexNs: false, file: "example.com.zone" });
+ */
+export function convertEntries(entries: readonly ZoneEntry[], options: ConvertOptions): ConvertedZone {
+  const skipped: SkippedRecord[] = [];
+  const changes: RecordChange[] = [];
+  const candidates: { line: number; text: string; record: RecordSpec; changes: string[] }[] = [];
+  let ttlsDropped = 0;
+  for (const entry of entries) {
+    const skip = (reason: string): void => {
+      skipped.push({ line: entry.line, text: entryText(entry), reason });
+    };
+    if (entry.hasTtl) ttlsDropped++;
+    if (entry.klass !== "IN") {
+      skip(`class ${entry.klass}: only Internet (IN) records are DNS template records`);
+      continue;
+    }
+    if (entry.type === "SOA") {
+      skip("SOA: the DNS host's own record (the API has none; the service writes it)");
+      continue;
+    }
+    const ownerChanges: string[] = [];
+    const name = relativeName(asciiName(entry.owner, ownerChanges), options.domain);
+    if (name === undefined) {
+      skip(`the owner is outside the zone's domain ${options.domain}`);
+      continue;
+    }
+    if (entry.type === "NS" && name === "@" && !options.keepApexNs) {
+      skip("the apex NS set is the DNS host's own (kept with --keep-apex-ns)");
+      continue;
+    }
+    if (!API_TYPES.has(entry.type)) {
+      skip(missingTypeReason(entry.type));
+      continue;
+    }
+    const type = entry.type as RecordType;
+    let converted: ReturnType<typeof convertRdata>;
+    try {
+      converted = convertRdata(entry, type, options, options.file);
+    } catch (err) {
+      if (err instanceof NotTextError) {
+        skip(err.message);
+        continue;
+      }
+      throw err;
+    }
+    const recordChanges = [...ownerChanges, ...converted.changes];
+    if (entry.ownerCaseChanged) recordChanges.unshift("owner lower-cased");
+    const record: RecordSpec = { name, type, content: converted.content, ...converted.numbers };
+    candidates.push({ line: entry.line, text: entryText(entry), record, changes: recordChanges });
+  }
+  const records: ImportedRecord[] = [];
+  for (const candidate of keepWhatCheckAccepts(candidates, skipped)) {
+    // As check() normalizes it (valid now, so normalizing is safe): the program says what the API gets.
+    const record = normalizeRecord(candidate.record);
+    if (record.content !== candidate.record.content) {
+      candidate.changes.push(`content normalized: ${candidate.record.content} -> ${record.content}`);
+    }
+    for (const change of candidate.changes) changes.push({ line: candidate.line, change });
+    records.push({ line: candidate.line, record });
+  }
+  skipped.sort((a, b) => a.line - b.line);
+  return { records, skipped, changes, ttlsDropped };
+}

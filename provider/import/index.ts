@@ -1,0 +1,123 @@
+/**
+ * Bringing existing DNS in: zone text (RFC 1035 master files, `dig` answer sections) -> the
+ * records of DnsTemplateRecords resources, what was skipped and changed, and a program that
+ * declares them in TypeScript, YAML, Python or Go. Pure: reads no file and writes none (the
+ * `domainapi-import` command does); an Automation API program can call it directly.
+ */
+import { validateTemplateId } from "../records/validate";
+import { convertEntries } from "./convert";
+import { ZoneInputError } from "./errors";
+import { type ProgramLanguage, renderProgram } from "./programs";
+import { importReport } from "./report";
+import { type ImportedTemplate, resourceNames } from "./template";
+import { absoluteDomain, readZone } from "./zone";
+
+export type { ImportedRecord, RecordChange, SkippedRecord } from "./convert";
+export { ZoneInputError } from "./errors";
+export { PROGRAM_LANGUAGES, type ProgramLanguage } from "./programs";
+export { importReport, summaryLine } from "./report";
+export type { ImportedTemplate } from "./template";
+
+/** One zone to import. */
+export interface ZoneSource {
+  /** The zone text: a master file or `dig` output. */
+  text: string;
+  /** Where it came from, for messages and the report; the template id defaults to its base name. */
+  file: string;
+  /** The DNS template to fill; default: the file's name without its extension. */
+  templateId?: string;
+}
+
+/** How zones are read. */
+export interface ImportOptions {
+  /** The zone's domain when the text does not say it (no `$ORIGIN`, no SOA): `example.com`. */
+  origin?: string;
+  /** Keep the domain inside contents as written instead of `{domainname}`. */
+  keepDomain?: boolean;
+  /** Keep the apex NS records (the DNS host's own, skipped by default). */
+  keepApexNs?: boolean;
+}
+
+/** The default template id of a file: its base name without the last extension (`example.com.zone` -> `example.com`). */
+export function defaultTemplateId(file: string): string {
+  const base = file.split(/[\\/]/).pop() ?? file;
+  const dot = base.lastIndexOf(".");
+  return dot > 0 ? base.slice(0, dot) : base;
+}
+
+/**
+ * Reads zones into templates, one per zone.
+ *
+ * @throws {ZoneInputError} text that cannot be read, naming file, line and what was expected; a
+ *   zone whose domain is unknown; a template id the API cannot take
+ * @example
+ * const [web] = importZones([{ text: fs.readFileSync("web.zone", "utf8"), file: "web.zone" }]);
+ * new domainapi.DnsTemplateRecords("web", { templateId: web.templateId, records: web.records.map((r) => r.record) });
+ */
+export function importZones(sources: readonly ZoneSource[], options: ImportOptions = {}): ImportedTemplate[] {
+  const ids = sources.map((s) => s.templateId ?? defaultTemplateId(s.file));
+  const names = resourceNames(ids);
+  return sources.map((source, i) => {
+    const templateId = ids[i] as string;
+    const idIssue = validateTemplateId(templateId)[0];
+    if (idIssue) {
+      throw new ZoneInputError(
+        source.file,
+        0,
+        `cannot be template ${JSON.stringify(templateId)}: ${idIssue.reason}; give --template <id>`,
+      );
+    }
+    const zone = readZone(source.text, source.file, options.origin);
+    if (zone.domain === undefined) {
+      throw new ZoneInputError(
+        source.file,
+        0,
+        "expected the zone's domain: the text has no $ORIGIN and no SOA record; give --origin <domain>",
+      );
+    }
+    const converted = convertEntries(zone.entries, {
+      domain: absoluteDomain(zone.domain),
+      keepDomain: options.keepDomain ?? false,
+      keepApexNs: options.keepApexNs ?? false,
+      file: source.file,
+    });
+    return {
+      ...converted,
+      file: source.file,
+      templateId,
+      domain: zone.domain,
+      resourceName: names[i] as string,
+    };
+  });
+}
+
+/** What {@link importProgram} makes. */
+export interface ImportedProgram {
+  templates: ImportedTemplate[];
+  /** File name -> text: the program's files and `import-report.md`. */
+  files: Record<string, string>;
+}
+
+/**
+ * Reads zones and writes the program that declares them, with its `import-report.md`.
+ *
+ * @param settings `project`: the Pulumi project name (default `dns-templates`); `packageVersion`:
+ *   the pulumi-domainapi range a TypeScript program depends on
+ * @throws {ZoneInputError} as {@link importZones}
+ * @example
+ * const { files } = importProgram([{ text, file: "web.zone" }], "yaml");
+ */
+export function importProgram(
+  sources: readonly ZoneSource[],
+  language: ProgramLanguage,
+  options: ImportOptions = {},
+  settings: { project?: string; packageVersion?: string } = {},
+): ImportedProgram {
+  const templates = importZones(sources, options);
+  const files = renderProgram(templates, language, {
+    project: settings.project ?? "dns-templates",
+    packageVersion: settings.packageVersion ?? "*",
+  });
+  files["import-report.md"] = importReport(templates);
+  return { templates, files };
+}

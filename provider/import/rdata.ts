@@ -1,0 +1,272 @@
+/**
+ * The rdata of one zone entry -> the content and numbers of an API record, with every change
+ * made on the way said in words: TXT strings joined as the DNS joins them (RFC 7208 3.3: no space
+ * added), escapes decoded, TLSA hex de-spaced, names made absolute and lower-cased, the zone's
+ * domain written `{domainname}` (whole labels only).
+ *
+ * Whether the result is acceptable is not decided here: the provider's own validation does that
+ * (convert.ts). Here only the shape of the rdata is checked: a wrong shape is unreadable input.
+ */
+import { domainToASCII } from "node:url";
+import type { RecordType } from "../client/wire";
+import { DOMAIN_PLACEHOLDER, type NumberField } from "../records/model";
+import { ZoneInputError } from "./errors";
+import type { Token } from "./tokens";
+import { resolveName, type ZoneEntry } from "./zone";
+
+/** The API record an entry becomes (its name is the owner's business: convert.ts). */
+export interface ConvertedRdata {
+  readonly content: string;
+  readonly numbers: Partial<Record<NumberField, number>>;
+  /** Each change made to the text as written, in words, e.g. `2 TXT strings joined`. */
+  readonly changes: string[];
+}
+
+/** How the zone's domain is written in contents. */
+export interface DomainOptions {
+  /** The zone's domain, absolute and lower-cased: `example.com.`. */
+  readonly domain: string;
+  /** Keep the domain as written instead of `{domainname}`. */
+  readonly keepDomain: boolean;
+}
+
+const DIGITS = /^\d+$/;
+const HEX = /^[0-9A-Fa-f]+$/;
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+const encoder = new TextEncoder();
+
+/** Why a character-string's bytes cannot be taken: they are not UTF-8 text. */
+export class NotTextError extends Error {}
+
+/**
+ * The bytes of an RFC 1035 character-string as written: `\DDD` is the byte DDD, `\X` is X.
+ *
+ * @returns the bytes, and whether any escape was decoded
+ */
+export function characterStringBytes(text: string): { bytes: number[]; escaped: boolean } {
+  const bytes: number[] = [];
+  let escaped = false;
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i] as string;
+    if (c === "\\" && i + 1 < text.length) {
+      escaped = true;
+      const ddd = text.slice(i + 1, i + 4);
+      if (/^\d{3}$/.test(ddd) && Number(ddd) <= 255) {
+        bytes.push(Number(ddd));
+        i += 4;
+        continue;
+      }
+      const next = String.fromCodePoint(text.codePointAt(i + 1) as number);
+      bytes.push(...encoder.encode(next));
+      i += 1 + next.length;
+      continue;
+    }
+    const ch = String.fromCodePoint(text.codePointAt(i) as number);
+    bytes.push(...encoder.encode(ch));
+    i += ch.length;
+  }
+  return { bytes, escaped };
+}
+
+function decodeStrings(tokens: readonly Token[]): { text: string; escaped: boolean } {
+  const all: number[] = [];
+  let escaped = false;
+  for (const token of tokens) {
+    const decoded = characterStringBytes(token.text);
+    for (const b of decoded.bytes) all.push(b);
+    escaped ||= decoded.escaped;
+  }
+  try {
+    return { text: utf8.decode(Uint8Array.from(all)), escaped };
+  } catch {
+    throw new NotTextError("its bytes are not UTF-8 text, and a record's content is text");
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+const patterns = new Map<string, RegExp>();
+
+/** Whole-label occurrences of `domain` (without its final dot) in a text. */
+function domainPattern(domain: string): RegExp {
+  let pattern = patterns.get(domain);
+  if (!pattern) {
+    const bare = escapeRegExp(domain.replace(/\.$/, ""));
+    pattern = new RegExp(`(?<![A-Za-z0-9_-])${bare}(?![A-Za-z0-9_-]|\\.[A-Za-z0-9_-])`, "gi");
+    patterns.set(domain, pattern);
+  }
+  return pattern;
+}
+
+/**
+ * `text` with every whole-label occurrence of the domain written `{domainname}`:
+ * `mail.example.com` -> `mail.{domainname}`, never `notexample.com` nor `example.com.au`.
+ */
+export function placeDomain(text: string, options: DomainOptions): { text: string; count: number } {
+  if (options.keepDomain || options.domain === ".") return { text, count: 0 };
+  let count = 0;
+  const replaced = text.replace(domainPattern(options.domain), () => {
+    count++;
+    return DOMAIN_PLACEHOLDER;
+  });
+  return { text: replaced, count };
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
+const NON_ASCII = /[^\u0000-\u007f]/;
+
+/**
+ * A name holding characters outside ASCII in the xn-- form DNS uses (UTS #46, Node's
+ * url.domainToASCII), the change said; a name it cannot map is left for check() to refuse.
+ */
+export function asciiName(name: string, changes: string[]): string {
+  if (!NON_ASCII.test(name)) return name;
+  const ascii = domainToASCII(name.replace(/\.$/, ""));
+  if (ascii === "") return name;
+  const written = name.endsWith(".") ? `${ascii}.` : ascii;
+  changes.push(`${name} written in its xn-- form: ${written}`);
+  return written;
+}
+
+/** A host name of the rdata, absolute, then with the domain as `{domainname}`. */
+function hostName(
+  token: Token,
+  entry: ZoneEntry,
+  options: DomainOptions,
+  file: string,
+  changes: string[],
+): string {
+  if (token.quoted)
+    throw new ZoneInputError(
+      file,
+      entry.line,
+      `expected a host name, not a quoted string, in the ${entry.type} record`,
+    );
+  if (token.text === ".") return ".";
+  const absolute = asciiName(resolveName(token.text, entry.origin, file, entry.line), changes);
+  if (token.text !== "@" && /[A-Z]/.test(token.text)) changes.push(`${token.text} lower-cased`);
+  if (token.text === "@" || !token.text.endsWith("."))
+    changes.push(`${token.text} made absolute: ${absolute}`);
+  if (options.keepDomain || options.domain === ".") return absolute;
+  if (absolute === options.domain) {
+    changes.push(`${absolute} written ${DOMAIN_PLACEHOLDER}.`);
+    return `${DOMAIN_PLACEHOLDER}.`;
+  }
+  if (absolute.endsWith(`.${options.domain}`)) {
+    const written = `${absolute.slice(0, -options.domain.length)}${DOMAIN_PLACEHOLDER}.`;
+    changes.push(`${absolute} written ${written}`);
+    return written;
+  }
+  return absolute;
+}
+
+function shapeError(entry: ZoneEntry, file: string, expected: string): ZoneInputError {
+  const got = entry.rdata.map((t) => (t.quoted ? JSON.stringify(t.text) : t.text)).join(" ");
+  return new ZoneInputError(
+    file,
+    entry.line,
+    `expected ${entry.type} data of the form ${expected}; got "${got}"`,
+  );
+}
+
+function count(entry: ZoneEntry, file: string, expected: string, n: number): readonly Token[] {
+  if (entry.rdata.length !== n) throw shapeError(entry, file, expected);
+  return entry.rdata;
+}
+
+function number16(token: Token, entry: ZoneEntry, file: string, expected: string): number {
+  if (token.quoted || !DIGITS.test(token.text) || Number(token.text) > 65535)
+    throw shapeError(entry, file, expected);
+  return Number(token.text);
+}
+
+/**
+ * The content and numbers of the API record that `entry` becomes.
+ *
+ * @param type one of the API's record types (the caller skips the others)
+ * @throws {ZoneInputError} rdata of the wrong shape for its type (a missing field, a word where a
+ *   number goes)
+ * @throws {NotTextError} a TXT, CAA or URL whose bytes are not UTF-8 text
+ */
+export function convertRdata(
+  entry: ZoneEntry,
+  type: RecordType,
+  options: DomainOptions,
+  file: string,
+): ConvertedRdata {
+  const changes: string[] = [];
+  const text = (raw: string): string => {
+    const placed = placeDomain(raw, options);
+    if (placed.count > 0) changes.push(`the domain written ${DOMAIN_PLACEHOLDER} (${placed.count}x)`);
+    return placed.text;
+  };
+  switch (type) {
+    case "A":
+      return { content: (count(entry, file, "<IPv4 address>", 1)[0] as Token).text, numbers: {}, changes };
+    case "AAAA":
+      return { content: (count(entry, file, "<IPv6 address>", 1)[0] as Token).text, numbers: {}, changes };
+    case "CNAME":
+    case "NS": {
+      const [target] = count(entry, file, "<host name>", 1) as [Token];
+      return { content: hostName(target, entry, options, file, changes), numbers: {}, changes };
+    }
+    case "MX": {
+      const form = "<preference> <host name>";
+      const [preference, target] = count(entry, file, form, 2) as [Token, Token];
+      const priority = number16(preference, entry, file, form);
+      return { content: hostName(target, entry, options, file, changes), numbers: { priority }, changes };
+    }
+    case "SRV": {
+      const form = "<priority> <weight> <port> <target>";
+      const [p, w, port, target] = count(entry, file, form, 4) as [Token, Token, Token, Token];
+      const numbers = {
+        priority: number16(p, entry, file, form),
+        weight: number16(w, entry, file, form),
+        port: number16(port, entry, file, form),
+      };
+      return { content: hostName(target, entry, options, file, changes), numbers, changes };
+    }
+    case "TXT": {
+      if (entry.rdata.length === 0) throw shapeError(entry, file, '"<text>" ["<more text>"...]');
+      const decoded = decodeStrings(entry.rdata);
+      if (entry.rdata.length > 1)
+        changes.push(`${entry.rdata.length} TXT strings joined (no space added, as DNS joins them)`);
+      if (decoded.escaped) changes.push("escapes decoded");
+      return { content: text(decoded.text), numbers: {}, changes };
+    }
+    case "CAA": {
+      const form = '<flags> <tag> "<value>"';
+      const [flags, tag, value] = count(entry, file, form, 3) as [Token, Token, Token];
+      if (flags.quoted || !DIGITS.test(flags.text) || tag.quoted) throw shapeError(entry, file, form);
+      const decoded = decodeStrings([value]);
+      if (decoded.escaped) changes.push("escapes decoded");
+      return { content: `${Number(flags.text)} ${tag.text} "${text(decoded.text)}"`, numbers: {}, changes };
+    }
+    case "TLSA": {
+      const form = "<usage> <selector> <matching-type> <hex>...";
+      if (entry.rdata.length < 4) throw shapeError(entry, file, form);
+      const [usage, selector, matching, ...hex] = entry.rdata as [Token, Token, Token, ...Token[]];
+      for (const t of [usage, selector, matching])
+        if (t.quoted || !DIGITS.test(t.text)) throw shapeError(entry, file, form);
+      for (const t of hex) if (t.quoted || !HEX.test(t.text)) throw shapeError(entry, file, form);
+      if (hex.length > 1) changes.push(`hex de-spaced (${hex.length} pieces joined)`);
+      const data = hex.map((t) => t.text).join("");
+      return {
+        content: `${Number(usage.text)} ${Number(selector.text)} ${Number(matching.text)} ${data}`,
+        numbers: {},
+        changes,
+      };
+    }
+    case "URLFWD":
+    case "URLFWD301":
+    case "URLCLO": {
+      const [url] = count(entry, file, "<http(s) URL>", 1) as [Token];
+      const decoded = decodeStrings([url]);
+      if (decoded.escaped) changes.push("escapes decoded");
+      return { content: text(decoded.text), numbers: {}, changes };
+    }
+  }
+}

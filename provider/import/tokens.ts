@@ -1,0 +1,140 @@
+/**
+ * The lexical layer of RFC 1035 master files (section 5.1): text -> logical lines of tokens.
+ * Handles `;` comments, `"quoted strings"` with backslash escapes, `( ... )` that continue a record
+ * over several lines, and whether a line starts with blank space (an owner left out: the previous
+ * one continues). Escapes are kept as written; what they mean depends on the field (rdata.ts).
+ *
+ * This module knows nothing of record types; it is the first step of reading zone text.
+ */
+import { ZoneInputError } from "./errors";
+
+/** One token of a record: a word or a quoted string (without its quotes, escapes kept). */
+export interface Token {
+  readonly text: string;
+  /** True for a `"..."` string: it may be empty and hold blanks, `;` and parentheses. */
+  readonly quoted: boolean;
+}
+
+/** The tokens of one record or directive, which `( ... )` may spread over several lines. */
+export interface LogicalLine {
+  /** The 1-based line it starts on. */
+  readonly line: number;
+  /** The 1-based line it ends on (after the closing parenthesis). */
+  readonly endLine: number;
+  /** True when the line starts with a blank: the owner is the previous record's. */
+  readonly blankOwner: boolean;
+  readonly tokens: readonly Token[];
+}
+
+const SPACE = 0x20;
+const TAB = 0x09;
+const CR = 0x0d;
+const LF = 0x0a;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const SEMICOLON = 0x3b;
+const OPEN = 0x28;
+const CLOSE = 0x29;
+
+function isBlank(code: number): boolean {
+  return code === SPACE || code === TAB || code === CR;
+}
+
+function endsWord(code: number): boolean {
+  return (
+    isBlank(code) || code === LF || code === SEMICOLON || code === OPEN || code === CLOSE || code === QUOTE
+  );
+}
+
+/**
+ * Splits master-file text into logical lines. Blank and comment-only lines give none.
+ *
+ * @param text the whole file
+ * @param file how to name the file in errors
+ * @throws {ZoneInputError} an unterminated quoted string, an unbalanced parenthesis
+ * @example
+ * tokenize('txt TXT ( "a b" ; note\n "c" )', "z")[0].tokens.map((t) => t.text); // ["txt", "TXT", "a b", "c"]
+ */
+export function tokenize(text: string, file: string): LogicalLine[] {
+  const lines: LogicalLine[] = [];
+  let line = 1;
+  let tokens: Token[] = [];
+  let start = 1;
+  let blankOwner = false;
+  let depth = 0;
+  let openedOn = 0;
+  let atLineStart = true;
+  let i = 0;
+  const n = text.length;
+  const flush = (): void => {
+    if (tokens.length > 0) lines.push({ line: start, endLine: line, blankOwner, tokens });
+    tokens = [];
+  };
+  while (i < n) {
+    const code = text.charCodeAt(i);
+    if (atLineStart && depth === 0) {
+      // A new logical line starts here (unless a parenthesis keeps the previous one open).
+      atLineStart = false;
+      start = line;
+      blankOwner = isBlank(code);
+    }
+    if (code === LF) {
+      line++;
+      i++;
+      if (depth === 0) {
+        flush();
+        atLineStart = true;
+      }
+      continue;
+    }
+    if (isBlank(code)) {
+      i++;
+      continue;
+    }
+    if (code === SEMICOLON) {
+      while (i < n && text.charCodeAt(i) !== LF) i++;
+      continue;
+    }
+    if (code === OPEN) {
+      if (depth === 0) openedOn = line;
+      depth++;
+      i++;
+      continue;
+    }
+    if (code === CLOSE) {
+      if (depth === 0) throw new ZoneInputError(file, line, 'expected a "(" before this ")"');
+      depth--;
+      i++;
+      continue;
+    }
+    if (code === QUOTE) {
+      let j = i + 1;
+      while (j < n) {
+        const c = text.charCodeAt(j);
+        if (c === BACKSLASH) j += 2;
+        else if (c === QUOTE || c === LF) break;
+        else j++;
+      }
+      if (j >= n || text.charCodeAt(j) !== QUOTE) {
+        throw new ZoneInputError(file, line, 'expected a closing quote (") before the end of the line');
+      }
+      tokens.push({ text: text.slice(i + 1, j), quoted: true });
+      i = j + 1;
+      continue;
+    }
+    let j = i;
+    while (j < n) {
+      const c = text.charCodeAt(j);
+      if (c === BACKSLASH && j + 1 < n && text.charCodeAt(j + 1) !== LF) j += 2;
+      else if (endsWord(c)) break;
+      else j++;
+    }
+    tokens.push({ text: text.slice(i, j), quoted: false });
+    i = j;
+  }
+  if (depth > 0) {
+    throw new ZoneInputError(file, openedOn, 'expected a closing ")" for the "(" opened on this line');
+  }
+  flush();
+  return lines;
+}

@@ -1,0 +1,119 @@
+/**
+ * The `domainapi-import` command (provider/cli/import.ts) as scripts and CI call it: the files it
+ * writes per language, the template id from `--template` or the file name, the summary it prints,
+ * and exit 2 with file, line and what was expected when the input cannot be read.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { runImportCommand } from "../../provider/cli/import";
+import { ZONE_40 } from "../e2e/import-zone";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "domainapi-import-cli-"));
+  dirs.push(dir);
+  return dir;
+}
+
+async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const code = await runImportCommand(args, {
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+  });
+  return { code, stdout, stderr };
+}
+
+describe("domainapi-import", () => {
+  it("writes each language's files and import-report.md, exit 0, and sums up on the terminal", async () => {
+    const dir = tempDir();
+    const zone = path.join(dir, "example.com.zone");
+    fs.writeFileSync(zone, ZONE_40);
+    const expected: Record<string, string[]> = {
+      ts: ["Pulumi.yaml", "import-report.md", "index.ts", "package.json"],
+      yaml: ["Pulumi.yaml", "import-report.md"],
+      python: ["Pulumi.yaml", "__main__.py", "import-report.md", "requirements.txt"],
+      go: ["Pulumi.yaml", "go.mod", "import-report.md", "main.go"],
+    };
+    for (const [lang, files] of Object.entries(expected)) {
+      const out = path.join(dir, lang);
+      const result = await run([zone, "--lang", lang, "--out", out]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(fs.readdirSync(out).sort()).toEqual(files);
+      expect(result.stdout).toContain(
+        `example.com (${zone}, domain example.com.): 40 records, 8 skipped, 23 changes, 4 TTLs dropped`,
+      );
+    }
+    const ts = fs.readFileSync(path.join(dir, "ts", "index.ts"), "utf8");
+    expect(ts).toContain('templateId: "example.com"');
+    expect(
+      JSON.parse(fs.readFileSync(path.join(dir, "ts", "package.json"), "utf8")).dependencies[
+        "pulumi-domainapi"
+      ],
+    ).toMatch(/^\^\d+\.\d+\.\d+/);
+  });
+
+  it("takes one --template per file, in order, and --origin for dig output", async () => {
+    const dir = tempDir();
+    const a = path.join(dir, "a.zone");
+    const b = path.join(dir, "b.txt");
+    fs.writeFileSync(a, "$ORIGIN a.example.\nwww A 192.0.2.1\n");
+    fs.writeFileSync(b, "b.example.\t300\tIN\tA\t192.0.2.2\n");
+    const result = await run([
+      a,
+      b,
+      "--template",
+      "tpl-a",
+      "--template",
+      "tpl-b",
+      "--origin",
+      "b.example",
+      "--lang",
+      "yaml",
+      "--out",
+      dir,
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const yaml = fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8");
+    expect(yaml).toContain('templateId: "tpl-a"');
+    expect(yaml).toContain('templateId: "tpl-b"');
+  });
+
+  it("exits 2 naming file, line and what was expected", async () => {
+    const dir = tempDir();
+    const bad = path.join(dir, "bad.zone");
+    fs.writeFileSync(bad, '$ORIGIN example.com.\nok A 192.0.2.1\nt TXT "no end\n');
+    const out = path.join(dir, "out");
+    const result = await run([bad, "--out", out]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `domainapi-import: ${bad}:3: expected a closing quote (") before the end of the line\n`,
+    );
+    expect(fs.existsSync(out)).toBe(false);
+  });
+
+  it("exits 2 for a missing file, wrong arguments, and a zone without a domain", async () => {
+    const dir = tempDir();
+    expect((await run([path.join(dir, "none.zone")])).stderr).toContain("none.zone: no such file");
+    expect((await run([])).code).toBe(2);
+    const zone = path.join(dir, "z.zone");
+    fs.writeFileSync(zone, "www.example.com. A 192.0.2.1\n");
+    expect(await run([zone, "--lang", "rust"])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("--lang rust is not one of ts, yaml, python, go"),
+    });
+    expect(await run([zone, "--template", "a", "--template", "b"])).toMatchObject({ code: 2 });
+    expect(await run([zone, "--out", dir])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("give --origin <domain>"),
+    });
+    expect(await run([zone, "--bogus"])).toMatchObject({ code: 2 });
+  });
+});
