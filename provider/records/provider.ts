@@ -33,7 +33,7 @@ import { validateTemplateRecordsInputs } from "./validate";
 /** The engine's property bag, as it hands it to a method (values are checked where they are read). */
 type Props = Record<string, unknown>;
 
-const INPUTS = ["templateId", "records", "purge", "safetyThreshold"];
+const INPUTS = ["templateId", "records", "purge", "safetyThreshold", "liftedChecks"];
 
 /**
  * The environment variable that makes one `pulumi refresh` verify the held records. It is read from
@@ -103,7 +103,8 @@ export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.Ch
   // A program gives a list; the engine may hand back exactly the keyed records check() stored.
   const restated = previous !== undefined && isDeepStrictEqual(news.records, olds.records);
   const records = restated ? previous.declared.map(({ key: _key, ...r }) => r) : news.records;
-  const { inputs: valid, issues } = validateTemplateRecordsInputs({ ...news, records });
+  const { inputs: valid, issues, warnings } = validateTemplateRecordsInputs({ ...news, records });
+  for (const warning of warnings) log.warn(warning);
   const failures = [...misnamed, ...issues.map(checkFailure)];
   if (!valid || failures.length > 0) return { inputs: news, failures };
 
@@ -112,8 +113,8 @@ export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.Ch
     const refusal = checkSafety(previous.declared.length, changes, valid.safetyThreshold);
     if (refusal) return { inputs: news, failures: [{ property: "", reason: refusal }] };
   }
-  const { records: _records, ...settings } = valid;
-  return { inputs: { ...encodeInputs(settings, declared) } };
+  const { records: _records, liftedChecks, ...settings } = valid;
+  return { inputs: { ...encodeInputs(settings, declared), ...(liftedChecks ? { liftedChecks } : {}) } };
 }
 
 /** The plan of an update, logged for the preview: diff is the one method a preview calls. */
