@@ -27,10 +27,10 @@ function sameTemplate(a: TemplateClaim, b: TemplateClaim): boolean {
 }
 
 function purgeRefusal(claim: TemplateClaim, other: TemplateClaim): string {
-  const owner = claim.purge ? claim : other;
+  const owner = claim.purge && other.purge ? "both have" : `"${(claim.purge ? claim : other).resource}" has`;
   return (
     `DnsTemplateRecords "${other.resource}" and "${claim.resource}" both manage template "${claim.templateId}", ` +
-    `and "${owner.resource}" has purge: true (it owns the whole template: its create replaces every record with one PUT, ` +
+    `and ${owner} purge: true (a resource with purge owns the whole template: its create replaces every record with one PUT, ` +
     `which would erase the other's records, and the state of one would then list records that do not exist). ` +
     `Give each resource its own template, merge their records into one resource, or set purge: false on both ` +
     `(then each adds and removes only its own records).`

@@ -35,9 +35,11 @@ export interface ClaimInputs {
   records: pulumi.Input<pulumi.Input<object>[]>;
 }
 
-function refused(refusal: string | undefined): pulumi.Resource[] {
-  if (refusal !== undefined) throw new Error(refusal);
-  return [];
+/** Throws the refusal as the SDK shows it best: on the resource, without a stack trace. */
+function refused(refusal: string | undefined, owner: () => pulumi.Resource | undefined): pulumi.Resource[] {
+  if (refusal === undefined) return [];
+  const resource = owner();
+  throw resource ? new pulumi.ResourceError(refusal, resource, true) : new pulumi.RunError(refusal);
 }
 
 /**
@@ -45,13 +47,15 @@ function refused(refusal: string | undefined): pulumi.Resource[] {
  * registration when its claim conflicts with another resource's in this run; `undefined` outside a
  * program run. Values not known in a preview are claimed at `up`, when they are.
  *
+ * @param owner the resource, once constructed: the refusal is shown on it
  * @example
- * const guard = ownershipGuard(name, args);
+ * const guard = ownershipGuard(name, args, () => self);
  * super(provider, name, inputs, guard ? { ...opts, dependsOn: withGuard(opts?.dependsOn, guard) } : opts);
  */
 export function ownershipGuard(
   name: string,
   inputs: ClaimInputs,
+  owner: () => pulumi.Resource | undefined,
 ): pulumi.Output<pulumi.Resource[]> | undefined {
   const claims = claimsOfThisRun();
   if (claims === undefined) return undefined;
@@ -59,13 +63,13 @@ export function ownershipGuard(
     .all([inputs.templateId, inputs.purge])
     .apply(([templateId, purge]) =>
       typeof templateId === "string"
-        ? refused(claims.claim({ resource: name, account: "", templateId, purge: purge !== false }))
+        ? refused(claims.claim({ resource: name, account: "", templateId, purge: purge !== false }), owner)
         : [],
     );
   const declared = pulumi.output(inputs.records).apply((records) => {
     // Records that fail validation are refused by check() with their own message.
     const { records: valid, issues } = validateRecords(records);
-    return issues.length > 0 ? [] : refused(claims.declareRecords(name, valid));
+    return issues.length > 0 ? [] : refused(claims.declareRecords(name, valid), owner);
   });
   return pulumi.all([claimed, declared]).apply(() => []);
 }

@@ -111,8 +111,7 @@ export class DnsTemplateRecords extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: DnsTemplateRecordsArgs, opts?: pulumi.CustomResourceOptions) {
     warnIfApiKeyInPlainText();
-    // One template, one owner: a second resource on this run's template fails its registration.
-    const guard = ownershipGuard(name, args);
+    const guard = ownershipGuard(name, args, () => this);
     super(
       dnsTemplateRecordsProvider,
       name,
