@@ -84,7 +84,6 @@ describe("template checks and template owners under the engine", () => {
       },
     ];
     const output = await failedPreview();
-    require("fs").writeFileSync("/tmp/chk/owner-out.txt", output);
     // Which of the two is refused depends on which claims first; the refusal names both.
     expect(output).toMatch(
       /DnsTemplateRecords "(site|site-copy)" and "(site|site-copy)" both manage template "shared", and both have purge: true/,
