@@ -51,7 +51,8 @@ describe("TemplateClaims", () => {
 
 describe("the plugin's Check", () => {
   beforeAll(() => configureWith({ apiKey: "owners-test-key", baseUrl: "http://127.0.0.1:9" }));
-  const plugin = domainApiProvider("0.0.0-test", "{}");
+  const provider = domainApiProvider("0.0.0-test", "{}");
+  const plugin = { check: provider.check!.bind(provider) };
   const urn = (name: string) => `urn:pulumi:dev::proj::${TOKENS.records}::${name}`;
 
   it("refuses the second resource on a template with a failure on templateId naming both", async () => {
