@@ -5,8 +5,31 @@
  * @example
  * import * as domainapi from "pulumi-domainapi";
  * new domainapi.DnsTemplateRecords("web", { templateId: "tpl-1", records: [{ name: "@", type: "A", content: "192.0.2.10" }] });
+ * new domainapi.DnsTemplateRecords("mail", { templateId: "tpl-2", records: [domainapi.spf({ mx: true }).record] });
  */
 
+export {
+  BUILDERS,
+  BuilderArgumentError,
+  type CaaArgs,
+  CaaArgsSchema,
+  type CaaResult,
+  CaaResultSchema,
+  caa,
+  type DmarcArgs,
+  DmarcArgsSchema,
+  type DmarcResult,
+  DmarcResultSchema,
+  dmarc,
+  type SpfArgs,
+  SpfArgsSchema,
+  type SpfResult,
+  SpfResultSchema,
+  spf,
+} from "./checks/builders";
+export type { CaaTag } from "./checks/caa";
+export type { DmarcPolicy } from "./checks/dmarc";
+export { RULE_NAMES, RULES, type RuleName } from "./checks/rules";
 export { type PreviewSource, planComment, planExpectation } from "./cli/review";
 export {
   ClientClosedError,

@@ -16,6 +16,7 @@ import * as records from "../records/provider";
 import { encodeOutputs } from "../records/state";
 import * as restore from "../restore/provider";
 import { client } from "../session";
+import { ownerFailure } from "./owners";
 import { markSecrets, unwrapSecrets } from "./secrets";
 
 type Props = Record<string, unknown>;
@@ -124,7 +125,9 @@ export function domainApiProvider(version: string, schema: string): provider.Pro
     schema,
     async check(urn, olds, news) {
       const n = plain(news);
-      const result = await operationsOf(urn).check(plain(olds).value, n.value);
+      const checked = await operationsOf(urn).check(plain(olds).value, n.value);
+      const refusal = typeOfUrn(urn) === TOKENS.records ? ownerFailure(urn, checked) : undefined;
+      const result = refusal ? { inputs: n.value, failures: [refusal] } : checked;
       return {
         ...result,
         inputs: markSecrets(structSafe((result.inputs ?? n.value) as Props), n.secretTexts),

@@ -12,7 +12,7 @@ import { containsUnknown, unknownInputs } from "../engine";
 import * as log from "../log";
 import { PartialFailure } from "../partialFailure";
 import { checkSettings, client, configure as configureSession, verifyOnRefreshSetting } from "../session";
-import { EXPECT_PLAN_ENV, parseExpectation, type ReviewedPlan } from "./digest";
+import { EXPECT_PLAN_ENV, type Expectation, parseExpectation } from "./digest";
 import type { InputIssue } from "./issues";
 import { type Declaration, type Holding, type Plan, planCheck, planRefresh, planResource } from "./plan";
 import { type Converged, converge } from "./run";
@@ -31,7 +31,7 @@ import { validateTemplateRecordsInputs } from "./validate";
 /** The engine's property bag, as it hands it to a method (values are checked where they are read). */
 type Props = Record<string, unknown>;
 
-const INPUTS = ["templateId", "records", "purge", "safetyThreshold"];
+const INPUTS = ["templateId", "records", "purge", "safetyThreshold", "liftedChecks"];
 
 /**
  * The environment variable that makes one `pulumi refresh` verify the held records. It is read from
@@ -102,15 +102,16 @@ export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.Ch
   // A program gives a list; the engine may hand back exactly the keyed records check() stored.
   const restated = previous !== undefined && isDeepStrictEqual(news.records, olds.records);
   const records = restated ? previous.declared.map(({ key: _key, ...r }) => r) : news.records;
-  const { inputs: valid, issues } = validateTemplateRecordsInputs({ ...news, records });
+  const { inputs: valid, issues, warnings } = validateTemplateRecordsInputs({ ...news, records });
+  for (const warning of warnings) log.warn(warning);
   const failures = [...misnamed, ...issues.map(checkFailure)];
   if (!valid || failures.length > 0) return { inputs: news, failures };
 
-  const { records: _records, ...settings } = valid;
+  const { records: _records, liftedChecks, ...settings } = valid;
   const { declared, plan } = planCheck(previous, valid.records, settings);
   const refusal = plan && checkSafety(plan, settings.safetyThreshold);
   if (refusal) return { inputs: news, failures: [{ property: "", reason: refusal }] };
-  return { inputs: { ...encodeInputs(settings, declared) } };
+  return { inputs: { ...encodeInputs(settings, declared), ...(liftedChecks ? { liftedChecks } : {}) } };
 }
 
 /**
@@ -146,7 +147,7 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<pulum
  * The reviewed plans of `DOMAINAPI_EXPECT_PLAN` for this command, which the run loop holds every
  * plan (first or recovery) to.
  */
-function reviewedPlans(): ReviewedPlan[] | undefined {
+function reviewedPlans(): Expectation | undefined {
   return parseExpectation(process.env[EXPECT_PLAN_ENV]);
 }
 

@@ -3,10 +3,12 @@
  * shim. No logic lives here beyond exposing the stored, keyed state in its documented array shape.
  */
 import * as pulumi from "@pulumi/pulumi";
+import type { RuleName } from "../checks/rules";
 import type { RecordType } from "../client/wire";
 import { dnsTemplateRecordsProvider } from "../dynamic";
 import { warnIfApiKeyInPlainText } from "../keyInState";
 import type { RecordSpec } from "./model";
+import { ownershipGuard, withGuard } from "./owners";
 import { recordsOfOutputs } from "./state";
 
 /**
@@ -60,6 +62,12 @@ export interface DnsTemplateRecordsArgs {
   purge?: pulumi.Input<boolean>;
   /** Guard against mass changes; `false` turns it off. Default `{ minExistingRecords: 10, maxChangePercent: 30 }`. */
   safetyThreshold?: pulumi.Input<SafetyThresholdArgs | false>;
+  /**
+   * Error rules of the template checks (docs/checks.md) this resource lifts for itself, e.g.
+   * `["spf-lookup-limit"]` for an SPF record whose extra lookups are known to be fine. A lifted
+   * finding is still shown, as a warning that names the lift.
+   */
+  liftedChecks?: pulumi.Input<pulumi.Input<RuleName>[]>;
 }
 
 /** A managed record with the id the API gave it. */
@@ -103,6 +111,7 @@ export class DnsTemplateRecords extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: DnsTemplateRecordsArgs, opts?: pulumi.CustomResourceOptions) {
     warnIfApiKeyInPlainText();
+    const guard = ownershipGuard(name, args, () => this);
     super(
       dnsTemplateRecordsProvider,
       name,
@@ -111,10 +120,11 @@ export class DnsTemplateRecords extends pulumi.dynamic.Resource {
         records: args.records,
         purge: args.purge,
         safetyThreshold: args.safetyThreshold,
+        liftedChecks: args.liftedChecks,
         ids: undefined,
         lastPlan: undefined,
       },
-      opts,
+      guard ? { ...opts, dependsOn: withGuard(opts?.dependsOn, guard) } : opts,
       "domainapi",
       "DnsTemplateRecords",
     );

@@ -14,7 +14,7 @@
 import * as log from "../log";
 import { type RecordsApi, send } from "./apply";
 import { type Correction, type HeldRecord, idsOf, type PlannedRequest, requestOf } from "./corrections";
-import { type ReviewedPlan, refusalOf } from "./digest";
+import { type Expectation, refusalOf } from "./digest";
 import { RecoveryLimitError, UnreviewedPlanError } from "./errors";
 import { foldOutcome, type Outcome, type Tracked, withoutVanished } from "./fold";
 import { describeRecord } from "./model";
@@ -31,10 +31,10 @@ export interface RunOptions {
   /** What the program declares: the target of a recovery (a plan whose policy is `recover`). */
   declaration?: Declaration | undefined;
   /**
-   * The reviewed plans (`DOMAINAPI_EXPECT_PLAN`), if any: a plan, first or recovery, whose digest is
-   * not among them is refused before anything is sent for it.
+   * The reviewed plans (`DOMAINAPI_EXPECT_PLAN`), if set: a plan, first or recovery, whose digest is
+   * not among them (or any plan, when the value is blank) is refused before anything is sent for it.
    */
-  reviewed?: readonly ReviewedPlan[] | undefined;
+  reviewed?: Expectation | undefined;
 }
 
 /** What a run reached: the records held after it, and what it learnt on the way. */

@@ -11,6 +11,10 @@
  */
 import { domainToASCII } from "node:url";
 import { z } from "zod";
+import { readLiftedChecks, type Verdict, verdictOf } from "../checks/lift";
+import type { RuleName } from "../checks/rules";
+import { findingText } from "../checks/rules";
+import { checkTemplate } from "../checks/template";
 import { RECORD_TYPES, type RecordType } from "../client/wire";
 import { isPlainObject } from "../values";
 import { describeValue, type InputIssue, issuesOf, withoutUnset } from "./issues";
@@ -350,12 +354,19 @@ export function validateRecords(
   raw: unknown,
   path = "records",
 ): { records: RecordSpec[]; issues: InputIssue[] } {
+  const { valid, issues } = validateEach(raw, path);
+  if (issues.length > 0) return { records: [], issues };
+  return { records: canonicalOrder(valid.map((item) => item.record)), issues };
+}
+
+/** Each record checked and normalized, with its index in the list, and the rules across records. */
+function validateEach(raw: unknown, path: string): { valid: Indexed[]; issues: InputIssue[] } {
   if (!Array.isArray(raw)) {
     const reason =
       raw === undefined || raw === null
         ? "records are required: give a list of records (an empty list [] means no records)"
         : `expected a list of records, e.g. [{ name: "www", type: "A", content: "192.0.2.1" }]; got ${describeValue(raw)}`;
-    return { records: [], issues: [{ property: path, reason }] };
+    return { valid: [], issues: [{ property: path, reason }] };
   }
   const issues: InputIssue[] = [];
   const valid: Indexed[] = [];
@@ -365,8 +376,7 @@ export function validateRecords(
     if (result.record) valid.push({ index, record: result.record });
   });
   issues.push(...duplicateIssues(valid, path), ...exclusionIssues(valid, path));
-  if (issues.length > 0) return { records: [], issues };
-  return { records: canonicalOrder(valid.map((item) => item.record)), issues };
+  return { valid, issues };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -418,6 +428,8 @@ export interface TemplateRecordsInputs {
   records: RecordSpec[];
   purge: boolean;
   safetyThreshold: SafetyThreshold | false;
+  /** The error rules of the template checks this resource lifts for itself; absent when none. */
+  liftedChecks?: RuleName[];
 }
 
 /**
@@ -432,21 +444,43 @@ export interface TemplateRecordsInputs {
 export function validateTemplateRecordsInputs(raw: unknown): {
   inputs?: TemplateRecordsInputs;
   issues: InputIssue[];
+  /** What the template checks show without failing (provider/checks), each a line to log. */
+  warnings: string[];
 } {
   const props = isPlainObject(raw) ? raw : {};
   const templateIssues = validateTemplateId(props.templateId);
-  const { records, issues: recordIssues } = validateRecords(props.records);
+  const { valid, issues: recordIssues } = validateEach(props.records, "records");
   const purgeIssues = validatePurge(props.purge);
   const { threshold, issues: thresholdIssues } = validateSafetyThreshold(props.safetyThreshold);
-  const issues = [...templateIssues, ...recordIssues, ...purgeIssues, ...thresholdIssues];
-  if (issues.length > 0) return { issues };
+  const { lifted, issues: liftIssues } = readLiftedChecks(props.liftedChecks);
+  const issues = [...templateIssues, ...recordIssues, ...purgeIssues, ...thresholdIssues, ...liftIssues];
+  if (issues.length > 0) return { issues, warnings: [] };
+  const verdict = templateVerdict(valid, lifted, props.templateId as string);
+  if (verdict.errors.length > 0) {
+    return {
+      issues: verdict.errors.map((f) => ({ property: f.path, reason: findingText(f) })),
+      warnings: [...verdict.warnings],
+    };
+  }
   return {
     inputs: {
       templateId: props.templateId as string,
-      records,
+      records: canonicalOrder(valid.map((item) => item.record)),
       purge: props.purge !== false,
       safetyThreshold: threshold,
+      ...(lifted.length > 0 ? { liftedChecks: lifted } : {}),
     },
     issues,
+    warnings: [...verdict.warnings],
   };
+}
+
+/** The template checks (provider/checks) on records valid one by one, sorted by the lifted rules. */
+function templateVerdict(
+  valid: readonly Indexed[],
+  lifted: readonly RuleName[],
+  templateId: string,
+): Verdict {
+  const findings = checkTemplate(valid.map(({ index, record }) => ({ path: `records[${index}]`, record })));
+  return verdictOf(findings, lifted, `template "${templateId}"`);
 }

@@ -307,7 +307,8 @@ const recordCases: Case[] = [
     title: "an unknown input",
     inputs: { ...ok, records: [], template: "tpl-2" },
     property: "template",
-    reason: /unknown input; DnsTemplateRecords takes templateId, records, purge and safetyThreshold/,
+    reason:
+      /unknown input; DnsTemplateRecords takes templateId, records, purge, safetyThreshold and liftedChecks/,
   },
   {
     title: "an update that deletes more than the safety threshold allows",

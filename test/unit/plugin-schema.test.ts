@@ -56,6 +56,7 @@ const TEMPLATE_KEYS: Record<keyof DnsTemplateRecordsArgs, true> = {
   records: true,
   purge: true,
   safetyThreshold: true,
+  liftedChecks: true,
 };
 const RESTORE_KEYS: Record<keyof DomainRestoreArgs, true> = { domain: true, triggers: true };
 const CONTACT_ARG_KEYS: Record<keyof GetContactsArgs, true> = {
@@ -128,7 +129,7 @@ describe("schema.json agrees with the zod schemas", () => {
     expect(sorted(Object.keys(tpl?.inputProperties ?? {}))).toEqual(sorted(Object.keys(TEMPLATE_KEYS)));
     const r = await records.check({}, { templateId: "t", records: [], colour: "blue" });
     expect(r.failures?.[0]?.reason).toBe(
-      "unknown input; DnsTemplateRecords takes templateId, records, purge and safetyThreshold",
+      "unknown input; DnsTemplateRecords takes templateId, records, purge, safetyThreshold and liftedChecks",
     );
     const res = resources["domainapi:index:DomainRestore"];
     expect(sorted(Object.keys(res?.inputProperties ?? {}))).toEqual(sorted(Object.keys(RESTORE_KEYS)));

@@ -568,6 +568,7 @@ describe("validateTemplateRecordsInputs", () => {
         safetyThreshold: DEFAULT_SAFETY_THRESHOLD,
       },
       issues: [],
+      warnings: [],
     });
   });
 
