@@ -1,6 +1,6 @@
 /**
  * The template checks' rules: one row per rule, with the stable name a resource uses to lift it,
- * whether it fails the preview or only warns (DECISIONS.md, "Template checks"), and the RFC
+ * whether it fails the preview or only warns (docs/design.md, "Template checks"), and the RFC
  * section a finding cites; and the shape of one finding.
  *
  * This module knows neither HTTP nor Pulumi.
@@ -34,7 +34,7 @@ export interface Rule {
   readonly summary: string;
 }
 
-/** Every rule; DECISIONS.md decides which are errors and which warnings. */
+/** Every rule; docs/design.md, "Template checks", says which are errors and which warnings. */
 export const RULES: Readonly<Record<RuleName, Rule>> = {
   "spf-single-record": {
     severity: "error",

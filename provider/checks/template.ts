@@ -2,8 +2,8 @@
  * The template checks across records: the mistakes that pass a record-by-record check and break a
  * domain's mail or certificates (two SPF records at a name, an SPF record over its lookup limit, a
  * DMARC record a receiver cannot parse, an MX aimed at a CNAME, a CNAME loop, a malformed CAA).
- * Each finding names the record's path, the rule, its RFC section and the fix; DECISIONS.md
- * ("Template checks") says which fail the preview and which warn. `{domainname}` counts as the
+ * Each finding names the record's path, the rule, its RFC section and the fix; docs/design.md,
+ * "Template checks", says which fail the preview and which warn. `{domainname}` counts as the
  * domain: `mail.{domainname}.` is the template's record `mail`.
  *
  * This module knows neither HTTP nor Pulumi.

@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { runImportCommand } from "../../provider/cli/import";
 import { runPlanCommand } from "../../provider/cli/plan";
 import { parseCommandLine, USAGE as SANDBOX_USAGE } from "../../sandbox/src/cli";
 
@@ -30,6 +31,12 @@ async function helpOf(bin: string): Promise<string | undefined> {
       expect(await runPlanCommand(["--help"], io)).toBe(0);
       return out;
     }
+    case "domainapi-import": {
+      let out = "";
+      const io = { stdout: { write: (t: string) => (out += t) }, stderr: { write: () => true } };
+      expect(await runImportCommand(["--help"], io)).toBe(0);
+      return out;
+    }
     case "domainapi-sandbox":
       expect(parseCommandLine(["--help"], {})).toEqual({ help: true });
       return SANDBOX_USAGE;
@@ -39,9 +46,12 @@ async function helpOf(bin: string): Promise<string | undefined> {
   }
 }
 
-/** The flags `--help` lists: every `--name` in it (a `--[no-]x` form lists both). */
+/**
+ * The flags `--help` lists: every `--name` in it (a `--[no-]x` form lists both), and `--help`
+ * itself, which printed it.
+ */
 function listedFlags(help: string): Set<string> {
-  return new Set([...help.matchAll(/--[a-z][a-z0-9-]*/g)].map((m) => m[0]));
+  return new Set(["--help", ...[...help.matchAll(/--[a-z][a-z0-9-]*/g)].map((m) => m[0])]);
 }
 
 interface Named {
