@@ -104,6 +104,19 @@ function reasonText(reason: PlanReason): string {
   }
 }
 
+/** The template checks' warnings of a template, in a block nothing in them can close. */
+function warningLines(plan: TemplatePlan): string[] {
+  const warnings = plan.warnings ?? [];
+  if (warnings.length === 0) return [];
+  const count = warnings.length === 1 ? "1 warning" : `${warnings.length} warnings`;
+  return [
+    "",
+    `Template checks: ${count} (not failing the preview)`,
+    "",
+    ...fenced("text", warnings.map(visible)),
+  ];
+}
+
 function templateSection(plan: TemplatePlan): string[] {
   const why = plan.reason ? `, ${reasonText(plan.reason)}` : "";
   const title = `**Template ${inlineCode(plan.templateId)}** (resource ${inlineCode(plan.resource)}${why})`;
@@ -112,7 +125,7 @@ function templateSection(plan: TemplatePlan): string[] {
   }
   const block = ["", ...fenced("diff", correctionLines(plan))];
   const digest = plan.digest ? ["", `Plan digest ${inlineCode(plan.digest)}`] : [];
-  return [`${title}: ${visible(plan.summary)}`, ...block, ...digest];
+  return [`${title}: ${visible(plan.summary)}`, ...block, ...digest, ...warningLines(plan)];
 }
 
 function failureSection(errors: readonly string[]): string {

@@ -4,6 +4,8 @@
  * states), never a second copy of any of its decisions. This module only picks the states out of
  * the preview's steps and keeps what the Markdown shows.
  */
+import { readLiftedChecks, verdictOf } from "../checks/lift";
+import { checkTemplate } from "../checks/template";
 import { containsUnknown } from "../engine";
 import type { Correction } from "../records/corrections";
 import { planDigest } from "../records/digest";
@@ -59,6 +61,8 @@ export interface TemplatePlan {
   digest?: string;
   /** The records depend on values not known before `pulumi up`: no plan can be made yet. */
   unknown?: boolean;
+  /** What the template checks show for the declared records (warnings, lifted errors), each a line. */
+  warnings?: string[];
 }
 
 function withIdFate(c: Correction): PlannedCorrection[] {
@@ -116,6 +120,22 @@ function unknownPlan(name: string, news: Props): TemplatePlan {
 }
 
 /**
+ * The template checks' warnings on what a step declares, each naming its record (the declared
+ * records are in canonical order here, so a path would not be the program's).
+ */
+function checkWarnings(news: Props): string[] {
+  const records = decodeInputs(news).declared.map((record) => ({ path: "records", record }));
+  const { lifted } = readLiftedChecks(news.liftedChecks);
+  return [...verdictOf(checkTemplate(records), lifted, undefined, (f) => f.record).warnings];
+}
+
+/** `plan` with the warnings of what it declares, when there are any. */
+function withWarnings(plan: TemplatePlan, news: Props): TemplatePlan {
+  const warnings = checkWarnings(news);
+  return warnings.length > 0 ? { ...plan, warnings } : plan;
+}
+
+/**
  * The template plans of one step, or none: steps of other resources, `same` steps and the engine's
  * bookkeeping steps of a replacement (`create-replacement`, `delete-replaced`: the `replace` step
  * stands for both) have none. A replacement (a new `templateId`) is two plans: the new template
@@ -132,12 +152,14 @@ function plansOfStep(step: PreviewStep): TemplatePlan[] {
   const removed = (reason: PlanReason) => shown(name, planResource(decodeOutputs(olds), undefined), reason);
   switch (step.op) {
     case "create":
-      return [containsUnknown(news) ? unknownPlan(name, news) : created({ kind: "created" })];
+      return [
+        containsUnknown(news) ? unknownPlan(name, news) : withWarnings(created({ kind: "created" }), news),
+      ];
     case "update":
       return [
         containsUnknown(news)
           ? unknownPlan(name, news)
-          : shown(name, planResource(decodeOutputs(olds), decodeInputs(news)), undefined),
+          : withWarnings(shown(name, planResource(decodeOutputs(olds), decodeInputs(news)), undefined), news),
       ];
     case "delete":
       return [removed({ kind: "removed" })];
@@ -145,7 +167,9 @@ function plansOfStep(step: PreviewStep): TemplatePlan[] {
       const to = templateIdOf(news);
       const from = templateIdOf(olds);
       return [
-        containsUnknown(news) ? unknownPlan(name, news) : created({ kind: "replaces", templateId: from }),
+        containsUnknown(news)
+          ? unknownPlan(name, news)
+          : withWarnings(created({ kind: "replaces", templateId: from }), news),
         removed({ kind: "replacedBy", templateId: to }),
       ];
     }
