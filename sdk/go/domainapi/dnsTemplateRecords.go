@@ -20,6 +20,8 @@ type DnsTemplateRecords struct {
 	Ids pulumi.StringMapOutput `pulumi:"ids"`
 	// Readable summary of the last create or update.
 	LastPlan pulumi.StringOutput `pulumi:"lastPlan"`
+	// The error rules of the template checks this resource lifts, when it lifts any.
+	LiftedChecks pulumi.StringArrayOutput `pulumi:"liftedChecks"`
 	// Whether the resource owns the whole template.
 	Purge pulumi.BoolOutput `pulumi:"purge"`
 	// The records held, by a key that stays the same for as long as the record lives (`name/type`, or longer where that is taken).
@@ -80,6 +82,8 @@ func (DnsTemplateRecordsState) ElementType() reflect.Type {
 }
 
 type dnsTemplateRecordsArgs struct {
+	// Error rules of the template checks this resource lifts for itself, e.g. `["spf-lookup-limit"]`: spf-single-record, spf-syntax, spf-lookup-limit, dmarc-syntax, dmarc-single-record, cname-loop, caa-syntax. A lifted finding is still shown, as a warning that names the lift.
+	LiftedChecks []string `pulumi:"liftedChecks"`
 	// `true` (default): the resource owns the whole template; create replaces every record with one PUT. `false`: it adds and removes only its own records, so other records of the template survive.
 	Purge *bool `pulumi:"purge"`
 	// The records. Order does not matter: they are kept in a canonical order.
@@ -92,6 +96,8 @@ type dnsTemplateRecordsArgs struct {
 
 // The set of arguments for constructing a DnsTemplateRecords resource.
 type DnsTemplateRecordsArgs struct {
+	// Error rules of the template checks this resource lifts for itself, e.g. `["spf-lookup-limit"]`: spf-single-record, spf-syntax, spf-lookup-limit, dmarc-syntax, dmarc-single-record, cname-loop, caa-syntax. A lifted finding is still shown, as a warning that names the lift.
+	LiftedChecks pulumi.StringArrayInput
 	// `true` (default): the resource owns the whole template; create replaces every record with one PUT. `false`: it adds and removes only its own records, so other records of the template survive.
 	Purge pulumi.BoolPtrInput
 	// The records. Order does not matter: they are kept in a canonical order.
@@ -197,6 +203,11 @@ func (o DnsTemplateRecordsOutput) Ids() pulumi.StringMapOutput {
 // Readable summary of the last create or update.
 func (o DnsTemplateRecordsOutput) LastPlan() pulumi.StringOutput {
 	return o.ApplyT(func(v *DnsTemplateRecords) pulumi.StringOutput { return v.LastPlan }).(pulumi.StringOutput)
+}
+
+// The error rules of the template checks this resource lifts, when it lifts any.
+func (o DnsTemplateRecordsOutput) LiftedChecks() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v *DnsTemplateRecords) pulumi.StringArrayOutput { return v.LiftedChecks }).(pulumi.StringArrayOutput)
 }
 
 // Whether the resource owns the whole template.
