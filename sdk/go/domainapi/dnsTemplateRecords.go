@@ -20,8 +20,6 @@ type DnsTemplateRecords struct {
 	Ids pulumi.StringMapOutput `pulumi:"ids"`
 	// Readable summary of the last create or update.
 	LastPlan pulumi.StringOutput `pulumi:"lastPlan"`
-	// The error rules of the template checks this resource lifts, when it lifts any.
-	LiftedChecks pulumi.StringArrayOutput `pulumi:"liftedChecks"`
 	// Whether the resource owns the whole template.
 	Purge pulumi.BoolOutput `pulumi:"purge"`
 	// The records held, by a key that stays the same for as long as the record lives (`name/type`, or longer where that is taken).
@@ -203,11 +201,6 @@ func (o DnsTemplateRecordsOutput) Ids() pulumi.StringMapOutput {
 // Readable summary of the last create or update.
 func (o DnsTemplateRecordsOutput) LastPlan() pulumi.StringOutput {
 	return o.ApplyT(func(v *DnsTemplateRecords) pulumi.StringOutput { return v.LastPlan }).(pulumi.StringOutput)
-}
-
-// The error rules of the template checks this resource lifts, when it lifts any.
-func (o DnsTemplateRecordsOutput) LiftedChecks() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v *DnsTemplateRecords) pulumi.StringArrayOutput { return v.LiftedChecks }).(pulumi.StringArrayOutput)
 }
 
 // Whether the resource owns the whole template.

@@ -203,7 +203,6 @@ class DnsTemplateRecords(pulumi.CustomResource):
 
         __props__.__dict__["ids"] = None
         __props__.__dict__["last_plan"] = None
-        __props__.__dict__["lifted_checks"] = None
         __props__.__dict__["purge"] = None
         __props__.__dict__["records"] = None
         __props__.__dict__["safety_threshold"] = None
@@ -227,14 +226,6 @@ class DnsTemplateRecords(pulumi.CustomResource):
         Readable summary of the last create or update.
         """
         return pulumi.get(self, "last_plan")
-
-    @_builtins.property
-    @pulumi.getter(name="liftedChecks")
-    def lifted_checks(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
-        """
-        The error rules of the template checks this resource lifts, when it lifts any.
-        """
-        return pulumi.get(self, "lifted_checks")
 
     @_builtins.property
     @pulumi.getter
