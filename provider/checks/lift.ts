@@ -71,25 +71,33 @@ export interface Verdict {
  * Sorts `findings` by `lifted`: errors of a lifted rule become warnings that name the lift, and a
  * lifted rule that finds nothing is a warning of its own.
  *
- * @param where what the lines name the resource or template as, e.g. `template "shared"`
+ * @param where what each line starts with, e.g. `template "shared"` (nothing when absent)
+ * @param at how a line names the record: its path and text by default; the PR plan, whose records
+ *   are in canonical order, names the record only
  * @example
  * const { errors, warnings } = verdictOf(checkTemplate(records), ["spf-lookup-limit"], 'template "shared"');
  */
-export function verdictOf(findings: readonly Finding[], lifted: readonly RuleName[], where: string): Verdict {
+export function verdictOf(
+  findings: readonly Finding[],
+  lifted: readonly RuleName[],
+  where?: string,
+  at: (f: Finding) => string = (f) => `${f.path} (${f.record})`,
+): Verdict {
+  const prefix = where === undefined ? "" : `${where}: `;
   const errors: Finding[] = [];
   const warnings: string[] = [];
   for (const f of findings) {
-    if (f.severity === "warning") warnings.push(`${where}: ${f.path} (${f.record}): ${findingText(f)}`);
+    if (f.severity === "warning") warnings.push(`${prefix}${at(f)}: ${findingText(f)}`);
     else if (lifted.includes(f.rule)) {
       warnings.push(
-        `${where}: ${f.path} (${f.record}): ${findingText(f)} [lifted by ${LIFT_INPUT}: not failing the preview]`,
+        `${prefix}${at(f)}: ${findingText(f)} [lifted by ${LIFT_INPUT}: not failing the preview]`,
       );
     } else errors.push(f);
   }
   for (const rule of lifted) {
     if (!findings.some((f) => f.rule === rule)) {
       warnings.push(
-        `${where}: ${LIFT_INPUT} lifts "${rule}", which finds nothing here; remove it from ${LIFT_INPUT}`,
+        `${prefix}${LIFT_INPUT} lifts "${rule}", which finds nothing here; remove it from ${LIFT_INPUT}`,
       );
     }
   }

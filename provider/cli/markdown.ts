@@ -117,13 +117,26 @@ const NOT_PLANNABLE: Readonly<Record<NotPlannable, string>> = {
     "docs of `domainapi-plan`), or keep secrets out of the records.",
 };
 
+/** The template checks' warnings of a template, in a block nothing in them can close. */
+function warningLines(plan: TemplatePlan): string[] {
+  const warnings = plan.warnings ?? [];
+  if (warnings.length === 0) return [];
+  const count = warnings.length === 1 ? "1 warning" : `${warnings.length} warnings`;
+  return [
+    "",
+    `Template checks: ${count} (not failing the preview)`,
+    "",
+    ...fenced("text", warnings.map(visible)),
+  ];
+}
+
 function templateSection(plan: TemplatePlan): string[] {
   const why = plan.reason ? `, ${reasonText(plan.reason)}` : "";
   const title = `**Template ${inlineCode(plan.templateId)}** (resource ${inlineCode(plan.resource)}${why})`;
   if (plan.notPlannable) return [`${title}: ${NOT_PLANNABLE[plan.notPlannable]}`];
   const block = ["", ...fenced("diff", correctionLines(plan))];
   const digest = plan.digest ? ["", `Plan digest ${inlineCode(plan.digest)}`] : [];
-  return [`${title}: ${visible(plan.summary)}`, ...block, ...digest];
+  return [`${title}: ${visible(plan.summary)}`, ...block, ...digest, ...warningLines(plan)];
 }
 
 function failureSection(errors: readonly string[]): string {

@@ -4,6 +4,8 @@
  * states), never a second copy of any of its decisions. This module only picks the states out of
  * the preview's steps and keeps what the Markdown shows.
  */
+import { readLiftedChecks, verdictOf } from "../checks/lift";
+import { checkTemplate } from "../checks/template";
 import { containsUnknown } from "../engine";
 import type { Correction } from "../records/corrections";
 import { planDigest } from "../records/digest";
@@ -64,6 +66,8 @@ export interface TemplatePlan {
    * still listed, and no `DOMAINAPI_EXPECT_PLAN` value can be given for the preview.
    */
   notPlannable?: NotPlannable;
+  /** What the template checks show for the declared records (warnings, lifted errors), each a line. */
+  warnings?: string[];
 }
 
 /** Why a template's plan cannot be made from a preview: see {@link TemplatePlan.notPlannable}. */
@@ -137,6 +141,22 @@ function unplannable(name: string, props: Props, why: NotPlannable, reason?: Pla
 }
 
 /**
+ * The template checks' warnings on what a step declares, each naming its record (the declared
+ * records are in canonical order here, so a path would not be the program's).
+ */
+function checkWarnings(news: Props): string[] {
+  const records = decodeInputs(news).declared.map((record) => ({ path: "records", record }));
+  const { lifted } = readLiftedChecks(news.liftedChecks);
+  return [...verdictOf(checkTemplate(records), lifted, undefined, (f) => f.record).warnings];
+}
+
+/** `plan` with the warnings of what it declares, when there are any. */
+function withWarnings(plan: TemplatePlan, news: Props): TemplatePlan {
+  const warnings = checkWarnings(news);
+  return warnings.length > 0 ? { ...plan, warnings } : plan;
+}
+
+/**
  * The template plans of one step, or none: steps of other resources, `same` steps and the engine's
  * bookkeeping steps of a replacement (`create-replacement`, `delete-replaced`: the `replace` step
  * stands for both) have none. A replacement (a new `templateId`) is two plans: the new template
@@ -153,7 +173,7 @@ function plansOfStep(step: PreviewStep): TemplatePlan[] {
     const why = notPlannableFrom(news);
     return why
       ? unplannable(name, news, why, reason)
-      : shown(name, planResource(undefined, decodeInputs(news)), reason);
+      : withWarnings(shown(name, planResource(undefined, decodeInputs(news)), reason), news);
   };
   const removed = (reason: PlanReason) => {
     const why = notPlannableFrom(olds);
@@ -170,7 +190,7 @@ function plansOfStep(step: PreviewStep): TemplatePlan[] {
       return [
         why
           ? unplannable(name, news, why)
-          : shown(name, planResource(decodeOutputs(olds), decodeInputs(news)), undefined),
+          : withWarnings(shown(name, planResource(decodeOutputs(olds), decodeInputs(news)), undefined), news),
       ];
     }
     case "delete":

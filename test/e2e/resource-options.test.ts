@@ -154,7 +154,7 @@ describe("resource options on DnsTemplateRecords", () => {
     expect(held(sandbox, "tpl-4")).toEqual(["@ A 192.0.2.10", "www CNAME {domainname}."]);
   });
 
-  it("several resources on one template: purge: false on each shares it; one purge: true erases the others' records", async () => {
+  it("several resources on one template: purge: false on each shares it; one purge: true beside them is refused, naming both", async () => {
     const a: Declared = {
       name: "a",
       templateId: "web",
@@ -181,8 +181,17 @@ describe("resource options on DnsTemplateRecords", () => {
       opts: {},
     };
     declared = [a, b, owner];
-    await s.up();
-    expect(held(sandbox, "web")).toEqual(["@ TXT v=spf1 -all"]);
+    sandbox.clearRequests();
+    const refused = await s.up().then(
+      () => "",
+      (err: unknown) => String(err),
+    );
+    // Its create would replace the template with one PUT, erasing the records of a and b.
+    expect(refused).toMatch(
+      /DnsTemplateRecords "(a|b|owner)" and "(a|b|owner)" both manage template "web", and "owner" has purge: true/,
+    );
+    expect(mutating(sandbox)).toEqual([]);
+    expect(held(sandbox, "web")).toEqual(["@ A 192.0.2.10", "www CNAME {domainname}."]);
   });
 
   it("DOMAINAPI_SAFETY_THRESHOLD=off lets one run change more than the threshold allows", async () => {

@@ -5,12 +5,20 @@
  * `purge: false` resources sharing a template with distinct records are fine.
  */
 
+import type * as Pulumi from "@pulumi/pulumi";
 import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestStack, domainapi, type TestStack, typeToken } from "./harness";
+import { createTestStack, domainapi, requireFromWork, type TestStack, typeToken } from "./harness";
 import { API_KEY, type DesiredRecord, sortRecords } from "./records-helpers";
 
-type Resource = { name: string; templateId: string; purge?: boolean; records: DesiredRecord[] };
+type Resource = {
+  name: string;
+  templateId: string;
+  purge?: boolean;
+  records: DesiredRecord[];
+  /** Give the template id as a secret Output, as a program that reads it from config does. */
+  secretTemplateId?: boolean;
+};
 
 describe("template checks and template owners under the engine", () => {
   let sandbox: Sandbox;
@@ -22,9 +30,10 @@ describe("template checks and template owners under the engine", () => {
     s = await createTestStack({
       program: async () => {
         const { DnsTemplateRecords } = domainapi();
+        const pulumi = requireFromWork<typeof Pulumi>("@pulumi/pulumi");
         for (const r of program.resources) {
           new DnsTemplateRecords(r.name, {
-            templateId: r.templateId,
+            templateId: r.secretTemplateId ? pulumi.secret(r.templateId) : r.templateId,
             records: r.records as never,
             ...(r.purge === undefined ? {} : { purge: r.purge }),
           });
@@ -66,7 +75,7 @@ describe("template checks and template owners under the engine", () => {
     expect(sandbox.requests).toEqual([]);
   });
 
-  it("two resources on one template, one with purge, fail the preview naming both, sending nothing", async () => {
+  it("two resources on one template (one id a secret Output), both with purge, fail the preview naming both, sending nothing", async () => {
     sandbox.seedTemplate("shared", []);
     program.resources = [
       {
@@ -80,6 +89,7 @@ describe("template checks and template owners under the engine", () => {
       {
         name: "site-copy",
         templateId: "shared",
+        secretTemplateId: true,
         records: [{ name: "mail", type: "A", content: "192.0.2.20" }],
       },
     ];
