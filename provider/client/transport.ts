@@ -17,9 +17,10 @@
 
 import { setTimeout as sleep } from "node:timers/promises";
 import type { z } from "zod";
-import type { ClientConfig } from "../config";
-import { ClientClosedError, type RequestOutcome } from "./errors";
+import { API_KEY_HINT, type ClientConfig } from "../config";
+import { ClientClosedError, ConfigError, type RequestOutcome } from "./errors";
 import { bodyStart, httpError, networkError, responseError } from "./failures";
+import { apiKeyHeaderProblem } from "./headerSafe";
 import { type AgentLease, acquireAgent, releaseAgent } from "./pool";
 import { redact } from "./redact";
 import {
@@ -171,7 +172,14 @@ export class Transport {
   #released = false;
   #closed = false;
 
+  /**
+   * @throws ConfigError when the key cannot travel in a header (see ./headerSafe.ts): the settings
+   *   check refuses it first, and a client made by hand is refused here, before any request, rather
+   *   than failing as a lost connection that looks safe to repeat
+   */
   constructor(config: ClientConfig, options: TransportOptions = {}) {
+    const unsendable = apiKeyHeaderProblem(config.apiKey);
+    if (unsendable !== undefined) throw new ConfigError([`${unsendable}: ${API_KEY_HINT}.`], config.apiKey);
     const url = new URL(config.baseUrl);
     this.#origin = url.origin;
     this.#basePath = url.pathname.replace(/\/+$/, "");
