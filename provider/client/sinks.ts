@@ -2,6 +2,7 @@
  * What the transport says about itself: the User-Agent it sends, and where its debug lines and
  * its waits go when the caller names no sink of its own.
  */
+import { STATUS_CODES } from "node:http";
 import { hasEngine, toEngine } from "../log";
 
 let cachedVersion: string | undefined;
@@ -35,4 +36,39 @@ export function defaultLog(message: string): void {
 export function defaultInfo(message: string): void {
   if (hasEngine()) toEngine("info", `domainapi: ${message}`);
   else process.stderr.write(`[domainapi] ${message}\n`);
+}
+
+/**
+ * The debug line of one attempt, `GET /v2/contacts -> 503 in 12 ms (attempt 1); retrying in 300 ms`:
+ * what `pulumi up --debug` shows of every request, so a slow or failing run can be read afterwards.
+ */
+export function attemptLine(
+  method: string,
+  path: string,
+  outcome: string,
+  ms: number,
+  attempt: number,
+  retryInMs?: number,
+): string {
+  const retry = retryInMs === undefined ? "" : `; retrying in ${retryInMs} ms`;
+  return `${method} ${path} -> ${outcome} in ${ms} ms (attempt ${attempt})${retry}`;
+}
+
+/**
+ * The info line of a wait the API asked for with a 429 or 503 (or a gateway's 502/504): a long run
+ * against a rate-limited API then says why it is quiet.
+ */
+export function waitLine(
+  method: string,
+  path: string,
+  status: number,
+  nextAttempt: number,
+  delayMs: number,
+): string {
+  const seconds = delayMs < 10_000 ? (delayMs / 1000).toFixed(1) : String(Math.round(delayMs / 1000));
+  const statusText = STATUS_CODES[status] ?? "";
+  return (
+    `${method} ${path} was answered ${status}${statusText ? ` ${statusText}` : ""}; ` +
+    `waiting ${seconds} s before sending it again (attempt ${nextAttempt})`
+  );
 }

@@ -15,12 +15,12 @@
  * ever in the Authorization header, never in a URL.
  */
 
-import { STATUS_CODES } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { z } from "zod";
-import type { ClientConfig } from "../config";
-import { ClientClosedError, type RequestOutcome } from "./errors";
+import { API_KEY_HINT, type ClientConfig } from "../config";
+import { ClientClosedError, ConfigError, type RequestOutcome } from "./errors";
 import { bodyStart, httpError, networkError, responseError } from "./failures";
+import { apiKeyHeaderProblem } from "./headerSafe";
 import { type AgentLease, acquireAgent, releaseAgent } from "./pool";
 import { redact } from "./redact";
 import {
@@ -30,7 +30,7 @@ import {
   type RetryDecision,
   type RetryFailure,
 } from "./retry";
-import { defaultInfo, defaultLog, userAgent } from "./sinks";
+import { attemptLine, defaultInfo, defaultLog, userAgent, waitLine } from "./sinks";
 import { describeIssues } from "./wire";
 
 export type { HttpMethod } from "./retry";
@@ -172,7 +172,14 @@ export class Transport {
   #released = false;
   #closed = false;
 
+  /**
+   * @throws ConfigError when the key cannot travel in a header (see ./headerSafe.ts): the settings
+   *   check refuses it first, and a client made by hand is refused here, before any request, rather
+   *   than failing as a lost connection that looks safe to repeat
+   */
   constructor(config: ClientConfig, options: TransportOptions = {}) {
+    const unsendable = apiKeyHeaderProblem(config.apiKey);
+    if (unsendable !== undefined) throw new ConfigError([`${unsendable}: ${API_KEY_HINT}.`], config.apiKey);
     const url = new URL(config.baseUrl);
     this.#origin = url.origin;
     this.#basePath = url.pathname.replace(/\/+$/, "");
@@ -213,7 +220,7 @@ export class Transport {
 
     this.#inFlight += 1;
     try {
-      for (; ; this.#nextAttempt(progress)) {
+      for (; ; progress.attempt += 1, progress.attemptStart = Date.now()) {
         const attempt = await this.#send(options);
         if (attempt.kind === "answer" && isSuccess(attempt.status)) {
           this.#logAttempt(req.method, logPath, String(attempt.status), progress);
@@ -231,7 +238,10 @@ export class Transport {
         );
         if (decision.retry) {
           if (failure.type === "status") {
-            this.#tellWait(req.method, logPath, failure.status, progress.attempt + 1, decision.delayMs);
+            this.#say(
+              this.#info,
+              waitLine(req.method, logPath, failure.status, progress.attempt + 1, decision.delayMs),
+            );
           }
           await sleep(decision.delayMs);
           if (decision.counted) progress.countedRetries += 1;
@@ -382,37 +392,17 @@ export class Transport {
     );
   }
 
-  /** Starts the next attempt's count and clock. */
-  #nextAttempt(progress: Progress): void {
-    progress.attempt += 1;
-    progress.attemptStart = Date.now();
-  }
-
   #logAttempt(method: string, path: string, outcome: string, progress: Progress, retryInMs?: number): void {
     const ms = Date.now() - progress.attemptStart;
-    const retry = retryInMs === undefined ? "" : `; retrying in ${retryInMs} ms`;
-    const line = `${method} ${path} -> ${outcome} in ${ms} ms (attempt ${progress.attempt})${retry}`;
-    try {
-      this.#log(this.#redact(line));
-    } catch {
-      // A failing log sink must not fail the request.
-    }
+    this.#say(this.#log, attemptLine(method, path, outcome, ms, progress.attempt, retryInMs));
   }
 
-  /**
-   * Tells (at info) a wait the API asked for with a 429 or 503 (or a gateway's 502/504): a long run
-   * against a rate-limited API then says why it is quiet.
-   */
-  #tellWait(method: string, path: string, status: number, nextAttempt: number, delayMs: number): void {
-    const seconds = delayMs < 10_000 ? (delayMs / 1000).toFixed(1) : String(Math.round(delayMs / 1000));
-    const statusText = STATUS_CODES[status] ?? "";
-    const line =
-      `${method} ${path} was answered ${status}${statusText ? ` ${statusText}` : ""}; ` +
-      `waiting ${seconds} s before sending it again (attempt ${nextAttempt})`;
+  /** Hands a line, redacted, to a sink; a failing sink must not fail the request. */
+  #say(sink: (message: string) => void, line: string): void {
     try {
-      this.#info(this.#redact(line));
+      sink(this.#redact(line));
     } catch {
-      // A failing log sink must not fail the request.
+      // Nothing to do: the line is lost, the request goes on.
     }
   }
 

@@ -5,7 +5,7 @@
  * authorization header) ... The request is safe to repeat", which it never is.
  */
 import { describe, expect, test } from "vitest";
-import { getClient } from "../../provider/client/api";
+import { DomainApiClient, getClient } from "../../provider/client/api";
 import { ConfigError } from "../../provider/client/errors";
 import { apiKeyHeaderProblem } from "../../provider/client/headerSafe";
 import { type ConfigKey, checkConfig, resolveConfig } from "../../provider/config";
@@ -60,6 +60,22 @@ describe("the settings check refuses a key no header can carry", { timeout: 30_0
       expect(h.sandbox.requests).toHaveLength(0);
     },
   );
+
+  test("a client made by hand with such a key is refused when made, before any request", () => {
+    const key = `${KEY}\u200b`;
+    let thrown: unknown;
+    try {
+      new DomainApiClient({ apiKey: key, baseUrl: h.sandbox.url, timeoutMs: 2_000, maxRetries: 0 });
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    const message = (thrown as ConfigError).message;
+    expect(message).toContain(`its character ${KEY.length + 1} is an invisible formatting character`);
+    expect(message).not.toContain(KEY);
+    expect(message).not.toMatch(/lost the connection|safe to repeat/);
+    expect(h.sandbox.requests).toHaveLength(0);
+  });
 
   test("every bad character is counted, the first named", () => {
     const problem = apiKeyHeaderProblem(`a\u200bb\u200bc\u00e9d\u2028`);

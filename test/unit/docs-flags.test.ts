@@ -1,7 +1,7 @@
 /**
- * The docs stay true to the commands: every `--flag` that README.md or a page of docs/ names for
- * one of the package's commands (`domainapi-plan`, `domainapi-sandbox`, every bin of package.json
- * and of the sandbox's) is one that command's `--help` lists. A flag is the command's when it
+ * The docs stay true to the commands: every `--flag` that README.md, a page of docs/, the
+ * sandbox's README or the CI example's names for one of the package's commands (`domainapi-plan`,
+ * `domainapi-sandbox`, every bin of package.json and of the sandbox's) is one its `--help` lists. A flag is the command's when it
  * follows the command's name on a command line (a code block's line or a code span), or when a
  * code span of flags follows a mention of the command in the same paragraph (a list of flags).
  */
