@@ -93,7 +93,7 @@ function reasonOf(issues: readonly InputIssue[], lines: readonly number[]): stri
  * Removes what `check()` refuses from `candidates`, returning the kept ones in their order. A
  * record refused on its own goes with its reason; of a refused pair, the later one goes.
  */
-function keepWhatCheckAccepts<T extends { line: number; text: string; record: RecordSpec }>(
+function keepWhatCheckAccepts<T extends { line: number; entry: ZoneEntry; record: RecordSpec }>(
   candidates: T[],
   skipped: SkippedRecord[],
 ): T[] {
@@ -109,7 +109,11 @@ function keepWhatCheckAccepts<T extends { line: number; text: string; record: Re
       if (!candidate) throw new Error(`validateRecords named ${found[0]?.property}, which is no record`);
       const alone = validateRecords([candidate.record]).issues;
       const reason = alone.length > 0 ? reasonOf(alone, [candidate.line]) : reasonOf(found, lines);
-      skipped.push({ line: candidate.line, text: candidate.text, reason: `check() refuses it: ${reason}` });
+      skipped.push({
+        line: candidate.line,
+        text: entryText(candidate.entry),
+        reason: `check() refuses it: ${reason}`,
+      });
       drop.add(index);
     }
     kept = kept.filter((_, index) => !drop.has(index));
@@ -127,7 +131,7 @@ function keepWhatCheckAccepts<T extends { line: number; text: string; record: Re
 export function convertEntries(entries: readonly ZoneEntry[], options: ConvertOptions): ConvertedZone {
   const skipped: SkippedRecord[] = [];
   const changes: RecordChange[] = [];
-  const candidates: { line: number; text: string; record: RecordSpec; changes: string[] }[] = [];
+  const candidates: { line: number; entry: ZoneEntry; record: RecordSpec; changes: string[] }[] = [];
   let ttlsDropped = 0;
   for (const entry of entries) {
     const skip = (reason: string): void => {
@@ -170,7 +174,7 @@ export function convertEntries(entries: readonly ZoneEntry[], options: ConvertOp
     const recordChanges = [...ownerChanges, ...converted.changes];
     if (entry.ownerCaseChanged) recordChanges.unshift("owner lower-cased");
     const record: RecordSpec = { name, type, content: converted.content, ...converted.numbers };
-    candidates.push({ line: entry.line, text: entryText(entry), record, changes: recordChanges });
+    candidates.push({ line: entry.line, entry, record, changes: recordChanges });
   }
   const records: ImportedRecord[] = [];
   for (const candidate of keepWhatCheckAccepts(candidates, skipped)) {

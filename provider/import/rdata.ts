@@ -43,42 +43,35 @@ export class NotTextError extends Error {}
  *
  * @returns the bytes, and whether any escape was decoded
  */
-export function characterStringBytes(text: string): { bytes: number[]; escaped: boolean } {
-  const bytes: number[] = [];
-  let escaped = false;
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i] as string;
-    if (c === "\\" && i + 1 < text.length) {
-      escaped = true;
-      const ddd = text.slice(i + 1, i + 4);
-      if (/^\d{3}$/.test(ddd) && Number(ddd) <= 255) {
-        bytes.push(Number(ddd));
-        i += 4;
-        continue;
-      }
-      const next = String.fromCodePoint(text.codePointAt(i + 1) as number);
-      bytes.push(...encoder.encode(next));
-      i += 1 + next.length;
-      continue;
+export function characterStringBytes(text: string): { bytes: Uint8Array; escaped: boolean } {
+  if (!text.includes("\\")) return { bytes: encoder.encode(text), escaped: false };
+  const pieces: Uint8Array[] = [];
+  let from = 0;
+  let at = text.indexOf("\\");
+  while (at >= 0 && at + 1 < text.length) {
+    pieces.push(encoder.encode(text.slice(from, at)));
+    const ddd = text.slice(at + 1, at + 4);
+    if (/^\d{3}$/.test(ddd) && Number(ddd) <= 255) {
+      pieces.push(Uint8Array.of(Number(ddd)));
+      from = at + 4;
+    } else {
+      const next = String.fromCodePoint(text.codePointAt(at + 1) as number);
+      pieces.push(encoder.encode(next));
+      from = at + 1 + next.length;
     }
-    const ch = String.fromCodePoint(text.codePointAt(i) as number);
-    bytes.push(...encoder.encode(ch));
-    i += ch.length;
+    at = text.indexOf("\\", from);
   }
-  return { bytes, escaped };
+  pieces.push(encoder.encode(text.slice(from)));
+  return { bytes: Buffer.concat(pieces), escaped: true };
 }
 
 function decodeStrings(tokens: readonly Token[]): { text: string; escaped: boolean } {
-  const all: number[] = [];
-  let escaped = false;
-  for (const token of tokens) {
-    const decoded = characterStringBytes(token.text);
-    for (const b of decoded.bytes) all.push(b);
-    escaped ||= decoded.escaped;
-  }
+  // Without an escape, the strings are text already: joining them is what the DNS does.
+  if (tokens.every((t) => !t.text.includes("\\")))
+    return { text: tokens.map((t) => t.text).join(""), escaped: false };
+  const decoded = tokens.map((t) => characterStringBytes(t.text));
   try {
-    return { text: utf8.decode(Uint8Array.from(all)), escaped };
+    return { text: utf8.decode(Buffer.concat(decoded.map((d) => d.bytes))), escaped: true };
   } catch {
     throw new NotTextError("its bytes are not UTF-8 text, and a record's content is text");
   }

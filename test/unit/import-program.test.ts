@@ -76,6 +76,19 @@ describe("importing the 40-record zone", () => {
     ]);
   });
 
+  it("shows zone values in the report as code that nothing inside can end", () => {
+    const zone = '$ORIGIN example.com.\nx PTR a``b.example.net.\ny TXT "ok"\n@ CNAME y\n';
+    const report = importProgram([{ text: zone, file: "evil`[x](http://e)<b>.zone", templateId: "t" }], "ts")
+      .files["import-report.md"];
+    expect(report).toContain(
+      "- line 2: ```x.example.com. PTR a``b.example.net.```: the API has no PTR records",
+    );
+    expect(report).toContain("from ``evil`[x](http://e)<b>.zone``");
+    expect(report).toMatch(
+      /- line 4: `example\.com\. CNAME y`: check\(\) refuses it: name: a CNAME cannot be at the apex/,
+    );
+  });
+
   it("keeps the domain and the apex NS set when asked", () => {
     const [kept] = importZones([source], { keepDomain: true, keepApexNs: true });
     expect(kept?.records.find((r) => r.line === 19)?.record.content).toBe("mail.example.com.");
