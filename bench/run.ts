@@ -17,6 +17,7 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { benchContacts } from "./contacts.ts";
 import { benchEngine } from "./engine.ts";
+import { benchImport } from "./import.ts";
 import { repoRoot } from "./lib/package.ts";
 import type { Section } from "./lib/report.ts";
 import { benchPlanner } from "./planner.ts";
@@ -40,6 +41,7 @@ const BENCHMARKS: Record<string, () => Promise<Section[]>> = {
   planner: benchPlanner,
   verified: benchVerified,
   vanished: benchVanished,
+  import: () => benchImport(),
   // Last: the longest, and the one most disturbed by a busy machine.
   engine: () => benchEngine(sizes),
 };

@@ -5,6 +5,8 @@
  * Of a conflicting pair (a CNAME beside other data, a URL forward beside an A), the later record
  * is skipped; a record refused on its own is skipped with the reason `check()` gives.
  */
+import { findingText } from "../checks/rules";
+import { checkTemplate } from "../checks/template";
 import { RECORD_TYPES, type RecordType } from "../client/wire";
 import { normalizeRecord, type RecordSpec } from "../records/model";
 import { type InputIssue, validateRecords } from "../records/validate";
@@ -90,8 +92,20 @@ function reasonOf(issues: readonly InputIssue[], lines: readonly number[]): stri
 }
 
 /**
- * Removes what `check()` refuses from `candidates`, returning the kept ones in their order. A
- * record refused on its own goes with its reason; of a refused pair, the later one goes.
+ * The records the template checks refuse (their errors: a second SPF record at a name, SPF over its
+ * lookups, an unparsable DMARC record, a CNAME loop, a malformed CAA), as issues at their index: the
+ * finding names the record it is about, which of a pair is the later one.
+ */
+function templateCheckIssues(records: readonly RecordSpec[]): InputIssue[] {
+  return checkTemplate(records.map((record, i) => ({ path: `records[${i}]`, record })))
+    .filter((f) => f.severity === "error")
+    .map((f) => ({ property: f.path, reason: findingText(f) }));
+}
+
+/**
+ * Removes what `check()` refuses from `candidates`, returning the kept ones in their order: what
+ * record validation refuses first, then what the template checks refuse. A record refused on its
+ * own goes with its reason; of a refused pair, the later one goes.
  */
 function keepWhatCheckAccepts<T extends { line: number; entry: ZoneEntry; record: RecordSpec }>(
   candidates: T[],
@@ -99,7 +113,9 @@ function keepWhatCheckAccepts<T extends { line: number; entry: ZoneEntry; record
 ): T[] {
   let kept = candidates;
   for (;;) {
-    const { issues } = validateRecords(kept.map((c) => c.record));
+    const records = kept.map((c) => c.record);
+    const invalid = validateRecords(records).issues;
+    const issues = invalid.length > 0 ? invalid : templateCheckIssues(records);
     if (issues.length === 0) return kept;
     const lines = kept.map((c) => c.line);
     const byIndex = Map.groupBy(issues, indexOfIssue);
@@ -107,7 +123,10 @@ function keepWhatCheckAccepts<T extends { line: number; entry: ZoneEntry; record
     for (const [index, found] of byIndex) {
       const candidate = kept[index];
       if (!candidate) throw new Error(`validateRecords named ${found[0]?.property}, which is no record`);
-      const alone = validateRecords([candidate.record]).issues;
+      const alone = [
+        ...validateRecords([candidate.record]).issues,
+        ...templateCheckIssues([candidate.record]),
+      ];
       const reason = alone.length > 0 ? reasonOf(alone, [candidate.line]) : reasonOf(found, lines);
       skipped.push({
         line: candidate.line,
