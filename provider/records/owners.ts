@@ -38,7 +38,12 @@ export interface ClaimInputs {
 /** Throws the refusal as the SDK shows it best: on the resource, without a stack trace. */
 function refused(refusal: string | undefined, owner: () => pulumi.Resource | undefined): pulumi.Resource[] {
   if (refusal === undefined) return [];
-  const resource = owner();
+  let resource: pulumi.Resource | undefined;
+  try {
+    resource = owner();
+  } catch {
+    // The resource is not constructed yet (its constructor threw): the refusal stands on its own.
+  }
   throw resource ? new pulumi.ResourceError(refusal, resource, true) : new pulumi.RunError(refusal);
 }
 
@@ -49,7 +54,7 @@ function refused(refusal: string | undefined, owner: () => pulumi.Resource | und
  *
  * @param owner the resource, once constructed: the refusal is shown on it
  * @example
- * const guard = ownershipGuard(name, args, () => self);
+ * const guard = ownershipGuard(name, args, () => this);
  * super(provider, name, inputs, guard ? { ...opts, dependsOn: withGuard(opts?.dependsOn, guard) } : opts);
  */
 export function ownershipGuard(

@@ -1,6 +1,7 @@
 /**
  * The DnsTemplateRecords resource class: the program-facing types and the wiring to the serialized
- * shim. No logic lives here beyond exposing the stored, keyed state in its documented array shape.
+ * shim. No logic lives here beyond exposing the stored, keyed state in its documented array shape,
+ * and the claim of its template (owners.ts: one template, one owner in a program run).
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { RuleName } from "../checks/rules";
@@ -111,6 +112,7 @@ export class DnsTemplateRecords extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: DnsTemplateRecordsArgs, opts?: pulumi.CustomResourceOptions) {
     warnIfApiKeyInPlainText();
+    // Called only once the apply of a claim runs, after construction: `this` is bound by then.
     const guard = ownershipGuard(name, args, () => this);
     super(
       dnsTemplateRecordsProvider,
