@@ -15,6 +15,7 @@
  */
 import { performance } from "node:perf_hooks";
 import type { ConfigMap, PulumiFn } from "@pulumi/pulumi/automation/index.js";
+import { DYNAMIC_TOKENS, TOKENS } from "../provider/manifest.ts";
 import { API_KEY, installedPackage, sdk } from "./lib/package.ts";
 import { kib, median, ms, ratio, table } from "./lib/report.ts";
 import { startSandbox } from "./lib/sandbox.ts";
@@ -36,7 +37,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** The plugin's resource, registered by its type token (what a generated SDK does). */
 class PluginTemplateRecords extends sdk.CustomResource {
   constructor(name: string, args: Record<string, unknown>) {
-    super("domainapi:index:DnsTemplateRecords", name, { ...args, ids: undefined, lastPlan: undefined });
+    super(TOKENS.records, name, { ...args, ids: undefined, lastPlan: undefined });
   }
 }
 
@@ -75,12 +76,12 @@ async function main(): Promise<void> {
       },
       {
         name: "dynamic",
-        type: "pulumi-nodejs:dynamic/domainapi:DnsTemplateRecords",
+        type: DYNAMIC_TOKENS.records,
         stack: await createStack("dynamic", recordsProgram(STACK_SIZE), backendDir, { config }),
       },
       {
         name: "plugin",
-        type: "domainapi:index:DnsTemplateRecords",
+        type: TOKENS.records,
         stack: await createStack("plugin", pluginProgram(STACK_SIZE), backendDir, {
           config,
           pluginProviders: [{ name: "domainapi", path: installedPackage }],

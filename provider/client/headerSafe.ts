@@ -24,6 +24,7 @@ function codePointName(code: number): string {
 
 /**
  * The reason a key cannot be sent as `Authorization: Bearer <key>`, or undefined when it can.
+ * `name` is the setting as the user set it (`domainapi:apiKey`, or an explicit provider's input).
  * Names the first offending character by its position (from 1, in characters) and code point, and
  * how many more there are; never quotes the key or any part of it that could be sent.
  *
@@ -32,7 +33,7 @@ function codePointName(code: number): string {
  * // "domainapi:apiKey cannot be sent in an HTTP header: its character 12 is an invisible formatting character … (U+200B). …"
  * apiKeyHeaderProblem("sk_live_abc"); // undefined
  */
-export function apiKeyHeaderProblem(key: string): string | undefined {
+export function apiKeyHeaderProblem(key: string, name = "domainapi:apiKey"): string | undefined {
   const bad: { position: number; code: number; kind: string }[] = [];
   let position = 0;
   for (const char of key) {
@@ -51,7 +52,7 @@ export function apiKeyHeaderProblem(key: string): string | undefined {
           .join(", ")}${bad.length > 6 ? ", …" : ""}`
       : "";
   return (
-    `domainapi:apiKey cannot be sent in an HTTP header: its character ${first.position} is ${first.kind} ` +
+    `${name} cannot be sent in an HTTP header: its character ${first.position} is ${first.kind} ` +
     `(${codePointName(first.code)})${more}. A key holds no whitespace or control characters and none beyond ` +
     "Latin-1; such characters usually come with a copy and paste, so copy the key again without them"
   );

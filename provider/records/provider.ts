@@ -7,16 +7,18 @@
 import { randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
+import { accountMove, madeOn } from "../account";
 import { DomainApiError } from "../client/errors";
 import { containsUnknown, unknownInputs } from "../engine";
 import * as log from "../log";
 import { PartialFailure } from "../partialFailure";
 import { checkSettings, client, configure as configureSession, verifyOnRefreshSetting } from "../session";
+import { ownerFailure } from "./checkClaims";
 import { EXPECT_PLAN_ENV, type Expectation, parseExpectation } from "./digest";
 import type { InputIssue } from "./issues";
 import { type Declaration, type Holding, type Plan, planCheck, planRefresh, planResource } from "./plan";
 import { type Converged, converge } from "./run";
-import { checkSafety } from "./safety";
+import { checkSafety, DEFAULT_SAFETY_THRESHOLD } from "./safety";
 import {
   type CheckedInputs,
   decodeInputs,
@@ -88,7 +90,17 @@ function checkFailure(issue: InputIssue): pulumi.dynamic.CheckFailure {
  * plan gives them (readable previews), and on an update its safety verdict applies, so a mass
  * change already stops `pulumi preview`.
  */
-export async function check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult<Props>> {
+export async function check(
+  olds: Props,
+  news: Props,
+  urn?: string,
+): Promise<pulumi.dynamic.CheckResult<Props>> {
+  const result = await checkInputs(olds, news);
+  const refusal = urn === undefined ? undefined : ownerFailure(urn, result);
+  return refusal ? { inputs: news, failures: [refusal] } : result;
+}
+
+async function checkInputs(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult<Props>> {
   // Malformed settings fail the preview as they would fail `up`; a missing key only warns here.
   checkSettings();
   const misnamed = unknownInputs(news, INPUTS, "DnsTemplateRecords");
@@ -126,6 +138,7 @@ function announce(plan: Plan): void {
 
 /** A new template is a new resource; anything else about the records is an update. */
 export async function diff(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+  if (movedAccount(olds)) return { changes: true };
   if (containsUnknown(news.templateId) || olds.templateId !== news.templateId) {
     return { changes: true, replaces: ["templateId"] };
   }
@@ -216,7 +229,13 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
   const id = resourceId(wanted.settings);
   const holding = { settings: wanted.settings, held: [], untracked: [] };
   const plan = planResource(undefined, wanted);
-  return { id, outs: await carryOut(id, plan, holding, wanted, inputs, true) };
+  return { id, outs: { ...(await carryOut(id, plan, holding, wanted, inputs, true)), ...madeOn() } };
+}
+
+/** The move of a resource to another API, accepted for this run (account.ts); throws when refused. */
+function movedAccount(olds: Props, deleting = false) {
+  const what = `DnsTemplateRecords (template "${String(olds.templateId)}")`;
+  return accountMove(olds, what, "every record it holds", deleting);
 }
 
 /** Update: the planner's minimal verified PATCH plan (or its rewrite); unchanged records keep their ids. */
@@ -225,14 +244,17 @@ export async function update(
   olds: Props,
   news: Props,
 ): Promise<pulumi.dynamic.UpdateResult<RecordsOutputs>> {
-  const holding = decodeOutputs(olds);
   const wanted = decodeInputs(news);
-  const plan = planResource(holding, wanted);
-  return { outs: await carryOut(id, plan, holding, wanted, news, false) };
+  // Moved to another API: written there as a create would; what the old one holds stays there.
+  const moved = movedAccount(olds) !== undefined;
+  const holding = moved ? { settings: wanted.settings, held: [], untracked: [] } : decodeOutputs(olds);
+  const plan = planResource(moved ? undefined : holding, wanted);
+  return { outs: { ...(await carryOut(id, plan, holding, wanted, news, false)), ...madeOn() } };
 }
 
 /** Delete: the planner's removal of every held record (what is already gone is done). */
 export async function delete_(_id: string, props: Props): Promise<void> {
+  if (movedAccount(props, true)) return;
   const holding = decodeOutputs(props);
   const run = await converge(client(), holding, planResource(holding, undefined), {
     reviewed: reviewedPlans(),
@@ -259,4 +281,33 @@ export async function read(id: string, props: Props): Promise<pulumi.dynamic.Rea
   // records as to be created.
   const inputs: CheckedInputs = encodeInputs(holding.settings, run.held);
   return { id, props: { ...props, ...outputs }, inputs: { ...inputs } };
+}
+
+/**
+ * The state `pulumi import` starts from, known from the id alone (the id scheme of
+ * `resourceId` above). The API has no GET for a template's records, so an imported resource holds
+ * none: with `purge` (an id without `/`: the template id itself) the next `up` rewrites the
+ * template with one PUT of the declared records; without (`<templateId>/<suffix>`), it adds them.
+ * The inputs are the schema's shape (`records` a list), so the code `pulumi import` generates
+ * type-checks.
+ *
+ * @example
+ * imported("tpl-1"); // { props: { templateId: "tpl-1", purge: true, records: {}, ids: {}, ... }, inputs: { templateId: "tpl-1", purge: true, records: [] } }
+ */
+export function imported(id: string): { props: Props; inputs: Props } {
+  const slash = id.indexOf("/");
+  const settings: Settings = {
+    templateId: slash < 0 ? id : id.slice(0, slash),
+    purge: slash < 0,
+    safetyThreshold: { ...DEFAULT_SAFETY_THRESHOLD },
+  };
+  const outs = encodeOutputs(
+    settings,
+    [],
+    "imported: the API cannot list a template's records, so none are held",
+  );
+  return {
+    props: { ...outs },
+    inputs: { templateId: settings.templateId, purge: settings.purge, records: [] },
+  };
 }

@@ -1,11 +1,12 @@
 /**
- * One template, one owner: the rule itself (TemplateClaims), and the plugin's Check, which claims
- * each DnsTemplateRecords by its URN.
+ * One template, one owner: the rule itself (TemplateClaims), and the records' check() as the plugin's
+ * Check calls it, which claims each DnsTemplateRecords by its URN.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { TemplateClaims } from "../../provider/checks/ownership";
-import { domainApiProvider, TOKENS } from "../../provider/plugin/provider";
-import { configureWith } from "../../provider/session";
+import { TOKENS } from "../../provider/manifest";
+import { RESOURCES } from "../../provider/operations";
+import { configureFrom } from "../../provider/session";
 
 const claim = (resource: string, templateId: string, purge: boolean, account = "") => ({
   resource,
@@ -50,9 +51,13 @@ describe("TemplateClaims", () => {
 });
 
 describe("the plugin's Check", () => {
-  beforeAll(() => configureWith({ apiKey: "owners-test-key", baseUrl: "http://127.0.0.1:9" }));
-  const provider = domainApiProvider("0.0.0-test", "{}");
-  const plugin = { check: provider.check!.bind(provider) };
+  beforeAll(() => configureFrom({ apiKey: "owners-test-key", baseUrl: "http://127.0.0.1:9" }, "provider"));
+  // The records' check as the plugin's gRPC Check calls it: with the resource's URN.
+  const records = RESOURCES[TOKENS.records];
+  const plugin = {
+    check: (urn: string, olds: Record<string, unknown>, news: Record<string, unknown>) =>
+      records.check(olds, news, urn),
+  };
   const urn = (name: string) => `urn:pulumi:dev::proj::${TOKENS.records}::${name}`;
 
   it("refuses the second resource on a template with a failure on templateId naming both", async () => {

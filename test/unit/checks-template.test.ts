@@ -9,7 +9,7 @@ import { checkTemplate, templateNameOf } from "../../provider/checks/template";
 import type { RecordSpec } from "../../provider/records/model";
 import * as provider from "../../provider/records/provider";
 import { validateTemplateRecordsInputs } from "../../provider/records/validate";
-import { configureWith } from "../../provider/session";
+import { configureFrom } from "../../provider/session";
 
 function findings(records: RecordSpec[]) {
   return checkTemplate(records.map((record, i) => ({ path: `records[${i}]`, record })));
@@ -166,7 +166,7 @@ describe("lifting a rule (liftedChecks)", () => {
 });
 
 describe("check(): what a preview reports", () => {
-  beforeAll(() => configureWith({ apiKey: "checks-test-key", baseUrl: "http://127.0.0.1:9" }));
+  beforeAll(() => configureFrom({ apiKey: "checks-test-key", baseUrl: "http://127.0.0.1:9" }, "provider"));
 
   it("fails with the path, rule and fix in the reason; lifted, passes and keeps liftedChecks in the inputs", async () => {
     const records = [
