@@ -5,7 +5,11 @@
  * them with the manifest into schema.json (`npm run schema`); the SDKs are generated from that, and
  * a test keeps them in step with the zod schemas that check() and the functions validate with.
  */
+import { RULE_NAMES, RULES } from "./checks/rules";
 import { TOKENS } from "./manifest";
+
+/** The rules a resource may lift: the errors (a warning needs no lifting). */
+const LIFTABLE = RULE_NAMES.filter((rule) => RULES[rule].severity === "error").join(", ");
 
 /** A property of a Pulumi package schema. */
 export interface PropertySpec {
@@ -156,6 +160,11 @@ export const RESOURCE_SPECS: Readonly<Record<string, ResourceSpec>> = {
         $ref: "#/types/domainapi:index:SafetyThreshold",
         description:
           "Guard against mass changes. Default `{ minExistingRecords: 10, maxChangePercent: 30 }`.",
+      },
+      liftedChecks: {
+        type: "array",
+        items: { type: "string" },
+        description: `Error rules of the template checks this resource lifts for itself, e.g. \`["spf-lookup-limit"]\`: ${LIFTABLE}. A lifted finding is still shown, as a warning that names the lift.`,
       },
     },
     requiredInputs: ["templateId", "records"],

@@ -82,6 +82,8 @@ func (DnsTemplateRecordsState) ElementType() reflect.Type {
 }
 
 type dnsTemplateRecordsArgs struct {
+	// Error rules of the template checks this resource lifts for itself, e.g. `["spf-lookup-limit"]`: spf-single-record, spf-syntax, spf-lookup-limit, dmarc-syntax, dmarc-single-record, cname-loop, caa-syntax. A lifted finding is still shown, as a warning that names the lift.
+	LiftedChecks []string `pulumi:"liftedChecks"`
 	// `true` (default): the resource owns the whole template; create replaces every record with one PUT. `false`: it adds and removes only its own records, so other records of the template survive.
 	Purge *bool `pulumi:"purge"`
 	// The records. Order does not matter: they are kept in a canonical order.
@@ -94,6 +96,8 @@ type dnsTemplateRecordsArgs struct {
 
 // The set of arguments for constructing a DnsTemplateRecords resource.
 type DnsTemplateRecordsArgs struct {
+	// Error rules of the template checks this resource lifts for itself, e.g. `["spf-lookup-limit"]`: spf-single-record, spf-syntax, spf-lookup-limit, dmarc-syntax, dmarc-single-record, cname-loop, caa-syntax. A lifted finding is still shown, as a warning that names the lift.
+	LiftedChecks pulumi.StringArrayInput
 	// `true` (default): the resource owns the whole template; create replaces every record with one PUT. `false`: it adds and removes only its own records, so other records of the template survive.
 	Purge pulumi.BoolPtrInput
 	// The records. Order does not matter: they are kept in a canonical order.

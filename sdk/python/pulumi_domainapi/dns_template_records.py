@@ -23,6 +23,7 @@ class DnsTemplateRecordsArgs:
     def __init__(__self__, *,
                  records: pulumi.Input[Sequence[pulumi.Input['DnsRecordArgs']]],
                  template_id: pulumi.Input[_builtins.str],
+                 lifted_checks: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  purge: pulumi.Input[Optional[_builtins.bool]] = None,
                  safety_threshold: pulumi.Input[Optional['SafetyThresholdArgs']] = None):
         """
@@ -30,11 +31,14 @@ class DnsTemplateRecordsArgs:
 
         :param pulumi.Input[Sequence[pulumi.Input['DnsRecordArgs']]] records: The records. Order does not matter: they are kept in a canonical order.
         :param pulumi.Input[_builtins.str] template_id: The DNS template whose records this resource manages. A new value replaces the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] lifted_checks: Error rules of the template checks this resource lifts for itself, e.g. `["spf-lookup-limit"]`: spf-single-record, spf-syntax, spf-lookup-limit, dmarc-syntax, dmarc-single-record, cname-loop, caa-syntax. A lifted finding is still shown, as a warning that names the lift.
         :param pulumi.Input[_builtins.bool] purge: `true` (default): the resource owns the whole template; create replaces every record with one PUT. `false`: it adds and removes only its own records, so other records of the template survive.
         :param pulumi.Input['SafetyThresholdArgs'] safety_threshold: Guard against mass changes. Default `{ minExistingRecords: 10, maxChangePercent: 30 }`.
         """
         pulumi.set(__self__, "records", records)
         pulumi.set(__self__, "template_id", template_id)
+        if lifted_checks is not None:
+            pulumi.set(__self__, "lifted_checks", lifted_checks)
         if purge is not None:
             pulumi.set(__self__, "purge", purge)
         if safety_threshold is not None:
@@ -63,6 +67,18 @@ class DnsTemplateRecordsArgs:
     @template_id.setter
     def template_id(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "template_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="liftedChecks")
+    def lifted_checks(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Error rules of the template checks this resource lifts for itself, e.g. `["spf-lookup-limit"]`: spf-single-record, spf-syntax, spf-lookup-limit, dmarc-syntax, dmarc-single-record, cname-loop, caa-syntax. A lifted finding is still shown, as a warning that names the lift.
+        """
+        return pulumi.get(self, "lifted_checks")
+
+    @lifted_checks.setter
+    def lifted_checks(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "lifted_checks", value)
 
     @_builtins.property
     @pulumi.getter
@@ -95,6 +111,7 @@ class DnsTemplateRecords(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 lifted_checks: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  purge: pulumi.Input[Optional[_builtins.bool]] = None,
                  records: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DnsRecordArgs', 'DnsRecordArgsDict']]]]] = None,
                  safety_threshold: pulumi.Input[Optional[Union['SafetyThresholdArgs', 'SafetyThresholdArgsDict']]] = None,
@@ -105,6 +122,7 @@ class DnsTemplateRecords(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] lifted_checks: Error rules of the template checks this resource lifts for itself, e.g. `["spf-lookup-limit"]`: spf-single-record, spf-syntax, spf-lookup-limit, dmarc-syntax, dmarc-single-record, cname-loop, caa-syntax. A lifted finding is still shown, as a warning that names the lift.
         :param pulumi.Input[_builtins.bool] purge: `true` (default): the resource owns the whole template; create replaces every record with one PUT. `false`: it adds and removes only its own records, so other records of the template survive.
         :param pulumi.Input[Sequence[pulumi.Input[Union['DnsRecordArgs', 'DnsRecordArgsDict']]]] records: The records. Order does not matter: they are kept in a canonical order.
         :param pulumi.Input[Union['SafetyThresholdArgs', 'SafetyThresholdArgsDict']] safety_threshold: Guard against mass changes. Default `{ minExistingRecords: 10, maxChangePercent: 30 }`.
@@ -134,6 +152,7 @@ class DnsTemplateRecords(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 lifted_checks: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  purge: pulumi.Input[Optional[_builtins.bool]] = None,
                  records: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DnsRecordArgs', 'DnsRecordArgsDict']]]]] = None,
                  safety_threshold: pulumi.Input[Optional[Union['SafetyThresholdArgs', 'SafetyThresholdArgsDict']]] = None,
@@ -147,6 +166,7 @@ class DnsTemplateRecords(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = DnsTemplateRecordsArgs.__new__(DnsTemplateRecordsArgs)
 
+            __props__.__dict__["lifted_checks"] = lifted_checks
             __props__.__dict__["purge"] = purge
             if records is None and not opts.urn:
                 raise TypeError("Missing required property 'records'")
