@@ -121,7 +121,17 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string };
+  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as {
+    version: string;
+    devDependencies: Record<string, string>;
+  };
+  // The gzip stream is this Node's zlib: another Node may compress to other (equally valid) bytes.
+  const pinnedNode = `v${pkg.devDependencies.node}`;
+  if (process.version !== pinnedNode) {
+    console.warn(
+      `dist: run by Node ${process.version}, not the node devDependency's ${pinnedNode}: the tarballs may differ in bytes from a build by \`npm run dist\``,
+    );
+  }
   const entry = path.join(repoRoot, "dist", "provider", "plugin", "main.js");
   if (!fs.existsSync(entry))
     fail(`${path.relative(repoRoot, entry)} is missing: run \`npm run build\` first`);
