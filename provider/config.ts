@@ -9,6 +9,7 @@
  */
 import { ConfigError } from "./client/errors";
 import { quote } from "./client/redact";
+import { type ClientSettingName, SETTINGS } from "./manifest";
 
 /** The two ways to supply the key, named in every message about a missing or refused key. */
 export const API_KEY_HINT =
@@ -26,18 +27,11 @@ export interface ClientConfig {
   maxRetries: number;
 }
 
-/**
- * The problem {@link resolveConfig} reports for a key that is not set, word for word: a preview
- * can go on without a key (previews of pull requests from forks run without secrets), so callers
- * that only check tell it apart from the problems that fail a preview.
- */
-const MISSING_API_KEY = `domainapi:apiKey is not set: ${API_KEY_HINT}.`;
-
-/** The names of the settings, as they appear after `domainapi:` in the stack config. */
-export type ConfigKey = "apiKey" | "baseUrl" | "timeoutMs" | "maxRetries";
+/** The names of the client's settings, as they appear after `domainapi:` in the stack config. */
+export type ConfigKey = ClientSettingName;
 
 /**
- * Reads one setting from the stack config; undefined when unset.
+ * Reads one setting as its source gives it (stack config or a provider's input); undefined when unset.
  *
  * @example
  * // in the dynamic provider:
@@ -47,88 +41,114 @@ export type ConfigKey = "apiKey" | "baseUrl" | "timeoutMs" | "maxRetries";
  */
 export type ConfigLookup = (key: ConfigKey) => string | undefined;
 
-/** The environment variable that backs each setting. */
-const ENV_VARS: Readonly<Record<ConfigKey, string>> = {
-  apiKey: "DOMAINAPI_API_KEY",
-  baseUrl: "DOMAINAPI_BASE_URL",
-  timeoutMs: "DOMAINAPI_TIMEOUT_MS",
-  maxRetries: "DOMAINAPI_MAX_RETRIES",
-};
+/**
+ * Where a lookup's settings come from, so that advice names the place to fix: the stack config
+ * (`pulumi config set domainapi:<name>`, a default provider) or an explicit provider's inputs.
+ */
+export type SettingsSource = "stack" | "provider";
 
-/** Default per-attempt timeout. */
-const DEFAULT_TIMEOUT_MS = 30_000;
-/** Default number of resends. */
-const DEFAULT_MAX_RETRIES = 4;
+/** Where one value came from: the lookup's source, or the environment variable behind it. */
+type Origin = SettingsSource | "env";
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: a header value cannot hold them
 const NOT_HEADER_SAFE = /[\s\u0000-\u001f\u007f]/;
 
-const TIMEOUT_RANGE = { min: 1, max: 600_000 } as const;
-const RETRIES_RANGE = { min: 0, max: 10 } as const;
-
 /**
- * Reads and validates the settings. Stack config wins over the environment.
+ * Reads and validates the settings. The lookup (stack config or a provider's inputs) wins over the
+ * environment. Every problem's advice names where the value came from and how to fix it there.
  *
- * @param lookup the stack-config getter; omit it to read only the environment
+ * @param lookup the stack-config (or provider-input) getter; omit it to read only the environment
  * @param env the environment; defaults to `process.env`
- * @throws ConfigError listing every problem, each with both ways to fix it; never the key's value
+ * @param source what `lookup` reads, for the advice
+ * @throws ConfigError listing every problem, each with the fix; never the key's value
  *
  * @example
  * const config = resolveConfig((k) => new pulumi.Config("domainapi").get(k));
  * // { apiKey: "…", baseUrl: "https://api.example.com", timeoutMs: 30000, maxRetries: 4 }
  */
-export function resolveConfig(lookup?: ConfigLookup, env: NodeJS.ProcessEnv = process.env): ClientConfig {
-  const read = (key: ConfigKey): string | undefined => {
-    const fromStack = lookup?.(key);
-    if (fromStack !== undefined && fromStack !== "") return fromStack;
-    const fromEnv = env[ENV_VARS[key]];
-    return fromEnv === undefined || fromEnv === "" ? undefined : fromEnv;
+export function resolveConfig(
+  lookup?: ConfigLookup,
+  env: NodeJS.ProcessEnv = process.env,
+  source: SettingsSource = "stack",
+): ClientConfig {
+  const read = (key: ConfigKey): { raw: string | undefined; fix: string; name: string } => {
+    const fromLookup = lookup?.(key);
+    const envName = SETTINGS[key].env;
+    const fromEnv = env[envName];
+    const origin: Origin =
+      fromLookup !== undefined && fromLookup !== ""
+        ? source
+        : fromEnv !== undefined && fromEnv !== ""
+          ? "env"
+          : source;
+    const raw = origin === "env" ? fromEnv : fromLookup === "" ? undefined : fromLookup;
+    return {
+      raw,
+      fix: howToSet(key, origin, source),
+      name: origin === "provider" ? `the provider's ${key}` : `domainapi:${key}`,
+    };
   };
 
-  const rawKey = read("apiKey");
-  const apiKey = rawKey?.trim() ?? "";
+  const keyRead = read("apiKey");
+  const apiKey = keyRead.raw?.trim() ?? "";
   const problems: string[] = [];
 
   if (apiKey === "") {
-    problems.push(MISSING_API_KEY);
+    problems.push(missingKey(source));
   } else if (NOT_HEADER_SAFE.test(apiKey)) {
     problems.push(
-      `domainapi:apiKey contains whitespace or control characters, which cannot be sent in a header: ${API_KEY_HINT}.`,
+      `${keyRead.name} contains whitespace or control characters, which cannot be sent in a header: ${keyRead.fix}.`,
     );
   }
 
   // Every value a message quotes is redacted with the key before it is cut (see quote()).
   const secret = apiKey === "" ? undefined : apiKey;
   const baseUrl = normalizeBaseUrl(read("baseUrl"), problems, secret);
-  const timeoutMs = readInteger(
-    "timeoutMs",
-    read("timeoutMs"),
-    DEFAULT_TIMEOUT_MS,
-    TIMEOUT_RANGE,
-    problems,
-    secret,
-  );
-  const maxRetries = readInteger(
-    "maxRetries",
-    read("maxRetries"),
-    DEFAULT_MAX_RETRIES,
-    RETRIES_RANGE,
-    problems,
-    secret,
-  );
+  const timeoutMs = readInteger("timeoutMs", read("timeoutMs"), problems, secret);
+  const maxRetries = readInteger("maxRetries", read("maxRetries"), problems, secret);
 
   if (problems.length > 0) throw new ConfigError(problems, secret);
   return { apiKey, baseUrl, timeoutMs, maxRetries };
 }
 
-function howToSet(key: ConfigKey, example: string): string {
-  return `set it with \`pulumi config set domainapi:${key} ${example}\` or the ${ENV_VARS[key]} environment variable`;
+/**
+ * The problem {@link resolveConfig} reports for a key that is not set, word for word: a preview
+ * can go on without a key (previews of pull requests from forks run without secrets), so callers
+ * that only check tell it apart from the problems that fail a preview.
+ */
+function missingKey(source: SettingsSource): string {
+  return source === "provider"
+    ? "the provider's apiKey is not set: set the provider's `apiKey` input (as a secret) or the DOMAINAPI_API_KEY environment variable."
+    : `domainapi:apiKey is not set: ${API_KEY_HINT}.`;
 }
 
-function normalizeBaseUrl(raw: string | undefined, problems: string[], secret: string | undefined): string {
-  const fix = howToSet("baseUrl", "https://api.example.com");
+const EXAMPLES: Readonly<Record<ConfigKey, string>> = {
+  apiKey: "<key>",
+  baseUrl: "https://api.example.com",
+  timeoutMs: String(SETTINGS.timeoutMs.default),
+  maxRetries: String(SETTINGS.maxRetries.default),
+};
+
+/** How to fix a setting where its value came from. */
+function howToSet(key: ConfigKey, origin: Origin, source: SettingsSource): string {
+  const example = EXAMPLES[key];
+  const envName = SETTINGS[key].env;
+  const stack = `\`pulumi config set${key === "apiKey" ? " --secret" : ""} domainapi:${key} ${example}\``;
+  const input = `the provider's \`${key}\` input (e.g. ${key}: ${example})`;
+  if (origin === "env")
+    return `it comes from the ${envName} environment variable: fix or unset it, or set ${source === "provider" ? input : stack}, which wins over it`;
+  if (origin === "provider")
+    return `set ${input}, or leave it unset to use the ${envName} environment variable`;
+  return `set it with ${stack} or the ${envName} environment variable`;
+}
+
+function normalizeBaseUrl(
+  { raw, fix, name }: { raw: string | undefined; fix: string; name: string },
+  problems: string[],
+  secret: string | undefined,
+): string {
   if (raw === undefined || raw.trim() === "") {
-    problems.push(`domainapi:baseUrl is not set: ${fix}.`);
+    problems.push(`${name} is not set: ${fix}.`);
     return "";
   }
   const text = raw.trim();
@@ -136,30 +156,26 @@ function normalizeBaseUrl(raw: string | undefined, problems: string[], secret: s
   try {
     url = new URL(text);
   } catch {
-    problems.push(`domainapi:baseUrl ${quote(text, secret)} is not an absolute URL: ${fix}.`);
+    problems.push(`${name} ${quote(text, secret)} is not an absolute URL: ${fix}.`);
     return "";
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    problems.push(
-      `domainapi:baseUrl ${quote(text, secret)} must use http or https, not ${url.protocol}: ${fix}.`,
-    );
+    problems.push(`${name} ${quote(text, secret)} must use http or https, not ${url.protocol}: ${fix}.`);
     return "";
   }
   if (url.username !== "" || url.password !== "") {
     // Never echo the URL: its userinfo may be a credential.
-    problems.push(
-      `domainapi:baseUrl must not contain a user name or password (the key goes in domainapi:apiKey): ${fix}.`,
-    );
+    problems.push(`${name} must not contain a user name or password (the key goes in apiKey): ${fix}.`);
     return "";
   }
   if (url.search !== "" || url.hash !== "") {
-    problems.push(`domainapi:baseUrl ${quote(text, secret)} must not contain a query or a fragment: ${fix}.`);
+    problems.push(`${name} ${quote(text, secret)} must not contain a query or a fragment: ${fix}.`);
     return "";
   }
   const path = url.pathname.replace(/\/+$/, "");
   if (/\/v2$/i.test(path)) {
     problems.push(
-      `domainapi:baseUrl ${quote(text, secret)} ends with /v2; drop the /v2, since every request path starts with it ` +
+      `${name} ${quote(text, secret)} ends with /v2; drop the /v2, since every request path starts with it ` +
         `(e.g. ${url.origin}${path.slice(0, -3)}): ${fix}.`,
     );
     return "";
@@ -167,21 +183,33 @@ function normalizeBaseUrl(raw: string | undefined, problems: string[], secret: s
   return `${url.origin}${path}`;
 }
 
+/**
+ * The base address as the client uses it (trailing slashes dropped), or undefined when it is not
+ * a well-formed http(s) address: what two settings are compared by to tell whether they reach the
+ * same API.
+ *
+ * @example
+ * canonicalBaseUrl("https://api.example.com/"); // "https://api.example.com"
+ */
+export function canonicalBaseUrl(raw: string | undefined): string | undefined {
+  const problems: string[] = [];
+  const url = normalizeBaseUrl({ raw, fix: "", name: "" }, problems, undefined);
+  return problems.length > 0 ? undefined : url;
+}
+
 function readInteger(
-  key: ConfigKey,
-  raw: string | undefined,
-  fallback: number,
-  range: { min: number; max: number },
+  key: "timeoutMs" | "maxRetries",
+  { raw, fix, name }: { raw: string | undefined; fix: string; name: string },
   problems: string[],
   secret: string | undefined,
 ): number {
+  const { default: fallback, range } = SETTINGS[key];
   if (raw === undefined) return fallback;
   const text = raw.trim();
   const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isSafeInteger(value) || value < range.min || value > range.max) {
     problems.push(
-      `domainapi:${key} ${quote(text, secret)} must be an integer from ${range.min} to ${range.max}: ` +
-        `${howToSet(key, String(fallback))}.`,
+      `${name} ${quote(text, secret)} must be an integer from ${range.min} to ${range.max}: ${fix}.`,
     );
     return fallback;
   }
@@ -205,17 +233,20 @@ export interface SettingsCheck {
  * const { error, warning } = checkConfig((k) => config.get(`domainapi:${k}`));
  * if (error) throw error;
  */
-export function checkConfig(lookup?: ConfigLookup, env: NodeJS.ProcessEnv = process.env): SettingsCheck {
+export function checkConfig(
+  lookup?: ConfigLookup,
+  env: NodeJS.ProcessEnv = process.env,
+  source: SettingsSource = "stack",
+): SettingsCheck {
   try {
-    resolveConfig(lookup, env);
+    resolveConfig(lookup, env, source);
     return {};
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    if (err.problems.length === 1 && err.problems[0] === MISSING_API_KEY) {
+    const missing = missingKey(source);
+    if (err.problems.length === 1 && err.problems[0] === missing) {
       return {
-        warning:
-          `${MISSING_API_KEY.slice(0, -1)}. A preview goes on without it and sends no request; ` +
-          "`pulumi up` fails until it is set.",
+        warning: `${missing.slice(0, -1)}. A preview goes on without it and sends no request; \`pulumi up\` fails until it is set.`,
       };
     }
     return { error: err };

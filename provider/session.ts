@@ -1,61 +1,132 @@
 /**
  * Per-process provider session: the settings handed to `configure()` and the API client built
- * from them. The shims are deserialized in the engine's plugin process, which calls `configure()`
- * once per provider; every resource operation in that process then shares one client (and so one
- * pool of keep-alive connections).
+ * from them. The dynamic shims are deserialized in the engine's plugin process, which calls
+ * `configure()` once per provider; the provider plugin runs one process per provider instance and
+ * configures it from the instance's inputs. Every resource operation in that process then shares
+ * one client (and so one pool of keep-alive connections).
  *
  * The API key travels only through here: stack config (decrypted by the engine), an explicit
- * provider's inputs (through {@link configureWith}), or the environment. It is never captured by a
- * closure, so it never reaches the state through the provider.
+ * provider's inputs, or the environment. It is never captured by a closure, so it never reaches the
+ * state through the provider.
  */
+import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
 import { type DomainApiClient, getClient } from "./client/api";
-import { type ConfigKey, type ConfigLookup, checkConfig, resolveConfig, type SettingsCheck } from "./config";
+import { ConfigError } from "./client/errors";
+import {
+  type ConfigLookup,
+  canonicalBaseUrl,
+  checkConfig,
+  resolveConfig,
+  type SettingsCheck,
+  type SettingsSource,
+} from "./config";
+import { UNKNOWN } from "./engine";
 import * as log from "./log";
+import { ACCOUNT_SETTING, PACKAGE, SETTING_NAMES, SETTINGS, type SettingName } from "./manifest";
+
+type Props = Record<string, unknown>;
 
 let lookup: ConfigLookup | undefined;
+let source: SettingsSource = "stack";
 let verifyOnRefresh: string | undefined;
 let warnedOfMissingKey = false;
 
-/** Records the stack config of a `configure()` call; settings are resolved at first use. */
+/** Records the stack config of a dynamic provider's `configure()` call; settings are resolved at first use. */
 export function configure(req: pulumi.dynamic.ConfigureRequest): void {
   const config = req.config;
-  lookup = (key) => config.get(`domainapi:${key}`);
-  verifyOnRefresh = config.get("domainapi:verifyOnRefresh");
-  warnedOfMissingKey = false;
+  configureFrom((name) => config.get(`${PACKAGE}:${name}`), "stack");
 }
 
 /**
- * The settings of an explicit provider instance, as its inputs give them (numbers and booleans
- * as the engine passes them, or as strings). What is left unset falls back to the environment.
- */
-export interface ProviderSettings {
-  apiKey?: string | undefined;
-  baseUrl?: string | undefined;
-  timeoutMs?: number | string | undefined;
-  maxRetries?: number | string | undefined;
-  verifyOnRefresh?: boolean | string | undefined;
-}
-
-/**
- * Records the settings of an explicit provider instance (the provider plugin's `Configure`), in
- * place of the stack config. Validated at first use, as {@link configure}'s.
+ * The settings as text, by name, from a provider's inputs (plain values: the engine hands a default
+ * provider the stack config as strings and an explicit one the program's numbers and booleans).
  *
  * @example
- * configureWith({ apiKey: inputs.apiKey, baseUrl: "https://api.example.com", maxRetries: 2 });
+ * settingsText({ timeoutMs: 5000, colour: "x" }); // { timeoutMs: "5000" }
  */
-export function configureWith(settings: ProviderSettings): void {
-  const text = (value: string | number | boolean | undefined) =>
-    value === undefined ? undefined : String(value);
-  const values: Record<ConfigKey, string | undefined> = {
-    apiKey: settings.apiKey,
-    baseUrl: settings.baseUrl,
-    timeoutMs: text(settings.timeoutMs),
-    maxRetries: text(settings.maxRetries),
-  };
-  lookup = (key) => values[key];
-  verifyOnRefresh = text(settings.verifyOnRefresh);
+export function settingsText(inputs: Props): Partial<Record<SettingName, string>> {
+  const out: Partial<Record<SettingName, string>> = {};
+  for (const name of SETTING_NAMES) {
+    const v = inputs[name];
+    if (v !== undefined && v !== null && v !== "") out[name] = String(v);
+  }
+  return out;
+}
+
+/**
+ * Configures the session from a provider's settings: a getter by name (the stack config) or the
+ * inputs of a provider instance (the plugin's Configure). What is unset falls back to the
+ * environment at first use; `from` says where the values came from, for the advice of a bad one.
+ *
+ * @example
+ * configureFrom({ apiKey: "k", baseUrl: "https://api.example.com", maxRetries: 2 }, "provider");
+ */
+export function configureFrom(
+  settings: Props | ((name: SettingName) => string | undefined),
+  from: SettingsSource,
+): void {
+  const text = typeof settings === "function" ? undefined : settingsText(settings);
+  const get =
+    text === undefined
+      ? (settings as (name: SettingName) => string | undefined)
+      : (name: SettingName) => text[name];
+  lookup = (key) => get(key);
+  source = from;
+  verifyOnRefresh = get("verifyOnRefresh");
   warnedOfMissingKey = false;
+}
+
+/**
+ * Where a plugin's provider instance takes its settings from, by its name: the engine's default
+ * provider (`default`, `default_1_2_3`) is configured from the stack config, any other from its
+ * inputs in the program.
+ */
+export function settingsSourceOf(providerName: string | undefined): SettingsSource {
+  return providerName === undefined || providerName === "" || /^default(_|$)/.test(providerName)
+    ? "stack"
+    : "provider";
+}
+
+/**
+ * The plugin's CheckConfig: every malformed setting of a provider's inputs fails with the message
+ * `up` would give, named by its input; a missing key or base address is left to `up` (the
+ * environment may supply it, and a preview runs without it). A setting not known yet (a preview)
+ * is checked once known.
+ */
+export function providerInputFailures(
+  inputs: Props,
+  from: SettingsSource,
+): { property: string; reason: string }[] {
+  const known = Object.fromEntries(Object.entries(settingsText(inputs)).filter(([, v]) => v !== UNKNOWN));
+  const probe: Props = { apiKey: "probe", baseUrl: "http://probe.invalid", ...known };
+  try {
+    resolveConfig((k) => probe[k] as string | undefined, {}, from);
+    return [];
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    return err.problems.map((reason) => ({
+      property:
+        SETTING_NAMES.find(
+          (name) => reason.includes(`${PACKAGE}:${name} `) || reason.includes(`provider's ${name} `),
+        ) ?? "",
+      reason,
+    }));
+  }
+}
+
+/**
+ * The plugin's DiffConfig: a change of the base address replaces the provider's resources (they
+ * belong to the API they were made on: the engine creates them on the new one and deletes them
+ * from the old one with the old settings); any other change (a rotated key) updates it in place.
+ * Addresses are compared as the client uses them (`https://a/` is `https://a`); one not known yet
+ * counts as a change.
+ */
+export function diffProviderInputs(olds: Props, news: Props): { changes: boolean; replaces: string[] } {
+  const [a, b] = [settingsText(olds), settingsText(news)];
+  const url = (v: string | undefined) => (v === UNKNOWN ? UNKNOWN : (canonicalBaseUrl(v) ?? v));
+  const moved = url(a[ACCOUNT_SETTING]) !== url(b[ACCOUNT_SETTING]);
+  return { changes: moved || !isDeepStrictEqual(a, b), replaces: moved ? [ACCOUNT_SETTING] : [] };
 }
 
 /**
@@ -73,7 +144,15 @@ export function verifyOnRefreshSetting(): string | undefined {
  * @throws ConfigError when a setting is missing or malformed
  */
 export function client(): DomainApiClient {
-  return getClient(resolveConfig(lookup));
+  return getClient(resolveConfig(lookup, process.env, source));
+}
+
+/**
+ * The base address the configured settings reach, or undefined when it is not set or malformed:
+ * what the dynamic resources compare with the one they were made on.
+ */
+export function configuredBaseUrl(): string | undefined {
+  return canonicalBaseUrl(lookup?.("baseUrl") || process.env[SETTINGS.baseUrl.env]);
 }
 
 /**
@@ -81,7 +160,7 @@ export function client(): DomainApiClient {
  * any; see {@link checkConfig}.
  */
 export function settingsCheck(): SettingsCheck {
-  return checkConfig(lookup);
+  return checkConfig(lookup, process.env, source);
 }
 
 /**

@@ -1,22 +1,17 @@
 #!/usr/bin/env node
 /**
- * `pulumi-resource-domainapi`: the provider plugin's entry point (started by the launcher at the
- * package root, which finds a Node of the version the package needs). The engine starts one such
- * process per provider instance and talks to it over gRPC (the Pulumi SDK's `main()`).
+ * `pulumi-resource-domainapi`: the provider plugin's entry point. The engine starts one such
+ * process per provider instance with its own address as the argument, reads the port printed on
+ * stdout and calls the gRPC service (server.ts) there. No dynamic require: it bundles into one file.
  */
+import * as grpc from "@grpc/grpc-js";
 import * as pulumi from "@pulumi/pulumi";
-import { main } from "@pulumi/pulumi/provider";
-import { installHostOverrides } from "./host";
-import { domainApiProvider } from "./provider";
-import schemaDocument from "./schema.json";
+import schema from "./schema.json";
+import { ResourceProviderService, resourceProviderServer } from "./server";
 
-/** The package version: the plugin's version is the npm package's. */
-const { version } = require("../../../package.json") as { version: string };
-
-/** Connects `pulumi.log` to the engine, whose address is the plugin's first argument. */
-function attachLogging(args: readonly string[]): void {
-  const engine = args.find((a) => !a.startsWith("-"));
-  if (engine === undefined || pulumi.runtime.hasEngine()) return;
+/** Connects `pulumi.log` to the engine at `engine`, so messages keep their severity. */
+function attachLogging(engine: string | undefined): void {
+  if (!engine || pulumi.runtime.hasEngine()) return;
   try {
     pulumi.runtime.resetOptions("", "", -1, engine, "", false, "");
   } catch {
@@ -24,10 +19,18 @@ function attachLogging(args: readonly string[]): void {
   }
 }
 
-const args = process.argv.slice(2);
-const provider = domainApiProvider(version, JSON.stringify({ ...schemaDocument, version }));
-const diff = provider.diff;
-if (diff === undefined) throw new Error("the domainapi provider has no diff");
-installHostOverrides((id, urn, olds, news) => diff(id, urn, olds, news));
-attachLogging(args);
-void main(provider, args);
+attachLogging(process.argv.slice(2).find((a) => !a.startsWith("-")));
+const limits = { "grpc.max_receive_message_length": 400 << 20, "grpc.max_send_message_length": 400 << 20 };
+const server = new grpc.Server(limits);
+// The plugin's version is the package's, written into the schema when it is generated.
+server.addService(
+  ResourceProviderService,
+  resourceProviderServer(schema.version, JSON.stringify(schema), attachLogging),
+);
+server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => {
+  if (err) {
+    console.error(`pulumi-resource-domainapi: cannot listen on 127.0.0.1: ${err.message}`);
+    process.exit(1);
+  }
+  console.log(String(port)); // the engine reads the port from the first line
+});

@@ -17,7 +17,7 @@ import { EXPECT_PLAN_ENV, parseExpectation, refusalOf } from "./digest";
 import { UnreviewedPlanError } from "./errors";
 import type { InputIssue } from "./issues";
 import { type Declaration, type Holding, type Plan, planResource, planVerify } from "./plan";
-import { checkSafety } from "./safety";
+import { checkSafety, DEFAULT_SAFETY_THRESHOLD } from "./safety";
 import {
   type CheckedInputs,
   decodeInputs,
@@ -276,4 +276,33 @@ export async function read(id: string, props: Props): Promise<pulumi.dynamic.Rea
   // records as to be created.
   const inputs: CheckedInputs = encodeInputs(holding.settings, run.held);
   return { id, props: { ...props, ...outputs }, inputs: { ...inputs } };
+}
+
+/**
+ * The state `pulumi import` starts from, known from the id alone (the id scheme of
+ * `resourceId` above). The API has no GET for a template's records, so an imported resource holds
+ * none: with `purge` (an id without `/`: the template id itself) the next `up` rewrites the
+ * template with one PUT of the declared records; without (`<templateId>/<suffix>`), it adds them.
+ * The inputs are the schema's shape (`records` a list), so the code `pulumi import` generates
+ * type-checks.
+ *
+ * @example
+ * imported("tpl-1"); // { props: { templateId: "tpl-1", purge: true, records: {}, ids: {}, ... }, inputs: { templateId: "tpl-1", purge: true, records: [] } }
+ */
+export function imported(id: string): { props: Props; inputs: Props } {
+  const slash = id.indexOf("/");
+  const settings: Settings = {
+    templateId: slash < 0 ? id : id.slice(0, slash),
+    purge: slash < 0,
+    safetyThreshold: { ...DEFAULT_SAFETY_THRESHOLD },
+  };
+  const outs = encodeOutputs(
+    settings,
+    [],
+    "imported: the API cannot list a template's records, so none are held",
+  );
+  return {
+    props: { ...outs },
+    inputs: { templateId: settings.templateId, purge: settings.purge, records: [] },
+  };
 }

@@ -187,3 +187,15 @@ export async function delete_(_id: string, props: Props): Promise<void> {
   );
 }
 export { delete_ as delete };
+
+/**
+ * The state `pulumi import` starts from: the id is the domain (the API cannot show whether it was
+ * restored, so nothing else is known).
+ *
+ * @example
+ * imported("Shop.Example"); // { props: { domain: "shop.example" }, inputs: { domain: "shop.example" } }
+ */
+export function imported(id: string): { props: Props; inputs: Props } {
+  const domain = asciiDomain(id);
+  return { props: { domain }, inputs: { domain } };
+}

@@ -11,7 +11,7 @@ import { ConfigError } from "../../provider/client/errors";
 import { checkConfig } from "../../provider/config";
 import { getContactsOutput } from "../../provider/contacts/getContacts";
 import * as restore from "../../provider/restore/provider";
-import { configureWith, settingsCheck, verifyOnRefreshSetting } from "../../provider/session";
+import { configureFrom, settingsCheck, verifyOnRefreshSetting } from "../../provider/session";
 import { API_KEY, useSandbox } from "../sandbox/helpers";
 import { PROVIDER } from "./helpers";
 
@@ -112,20 +112,44 @@ describe("checkConfig and explicit provider settings", () => {
     ).toEqual({});
   });
 
-  it("configureWith takes an explicit provider's inputs, numbers as numbers", () => {
-    configureWith({
-      apiKey: API_KEY,
-      baseUrl: sandbox.url,
-      timeoutMs: 1500,
-      maxRetries: 2,
-      verifyOnRefresh: true,
-    });
+  it("a provider's inputs configure the session, numbers as numbers, and bad ones are named as inputs", () => {
+    configureFrom(
+      { apiKey: API_KEY, baseUrl: sandbox.url, timeoutMs: 1500, maxRetries: 2, verifyOnRefresh: true },
+      "provider",
+    );
     expect(settingsCheck()).toEqual({});
     expect(verifyOnRefreshSetting()).toBe("true");
-    configureWith({ apiKey: API_KEY, baseUrl: `${sandbox.url}/v2`, timeoutMs: 0 });
+    configureFrom({ apiKey: API_KEY, baseUrl: `${sandbox.url}/v2`, timeoutMs: 0 }, "provider");
     expect(settingsCheck().error?.problems).toEqual([
       expect.stringContaining("ends with /v2"),
-      expect.stringContaining("domainapi:timeoutMs"),
+      expect.stringMatching(/^the provider's timeoutMs "0" must be .*: set the provider's `timeoutMs` input/),
+    ]);
+    expect(settingsCheck().error?.message).not.toContain("pulumi config set");
+  });
+
+  it("a bad setting's advice names where it came from: stack config, environment or provider input", () => {
+    const fromStack = checkConfig(
+      (k) => ({ apiKey: "k", baseUrl: sandbox.url, timeoutMs: "soon" })[k as string],
+      {},
+    );
+    expect(fromStack.error?.problems).toEqual([
+      expect.stringContaining(
+        "set it with `pulumi config set domainapi:timeoutMs 30000` or the DOMAINAPI_TIMEOUT_MS",
+      ),
+    ]);
+    const env = { DOMAINAPI_TIMEOUT_MS: "soon" };
+    for (const source of ["stack", "provider"] as const) {
+      const fromEnv = checkConfig((k) => ({ apiKey: "k", baseUrl: sandbox.url })[k as string], env, source);
+      expect(fromEnv.error?.problems).toEqual([
+        expect.stringContaining(
+          "it comes from the DOMAINAPI_TIMEOUT_MS environment variable: fix or unset it",
+        ),
+      ]);
+    }
+    const missing = checkConfig(() => undefined, {}, "provider");
+    expect(missing.error?.problems).toEqual([
+      expect.stringContaining("set the provider's `apiKey` input"),
+      expect.stringContaining("set the provider's `baseUrl` input"),
     ]);
   });
 });

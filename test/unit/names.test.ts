@@ -9,10 +9,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { check as checkRecords } from "../../provider/records/provider";
 import { validateRecords } from "../../provider/records/validate";
 import { asciiDomain, check as checkRestore, domainProblem } from "../../provider/restore/provider";
-import { configureWith } from "../../provider/session";
+import { configureFrom } from "../../provider/session";
 
 // check() fails on malformed settings first, as `up` would: give it well-formed ones (it sends nothing).
-beforeAll(() => configureWith({ apiKey: "names-test-key", baseUrl: "http://127.0.0.1:9" }));
+beforeAll(() => configureFrom({ apiKey: "names-test-key", baseUrl: "http://127.0.0.1:9" }, "provider"));
 
 type Record = { name: string; type: string; content: string; priority?: number };
 

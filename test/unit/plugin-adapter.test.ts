@@ -1,25 +1,24 @@
 /**
  * The provider plugin's own pieces, pure: secrets in and out, the detailed diff, a provider's
- * inputs turned into the session's settings (and checked with up's messages), an import's state.
+ * inputs read, checked with up's messages and compared (DiffConfig), an import's state.
  */
 import { describe, expect, it } from "vitest";
-import { resolveConfig } from "../../provider/config";
 import { UNKNOWN } from "../../provider/engine";
-import { PartialFailure } from "../../provider/partialFailure";
-import { detailedDiff } from "../../provider/plugin/diff";
-import {
-  checkProviderInputs,
-  configureRequestOf,
-  providerSettingsChanged,
-  settingsOf,
-} from "../../provider/plugin/host";
-import { importedState, pluginFailure, TOKENS, typeOfUrn } from "../../provider/plugin/provider";
-import { isSecret, markSecrets, secret, unwrapSecrets } from "../../provider/plugin/secrets";
+import { isSecret, markSecretSettings, markSecrets, plain, secret } from "../../provider/plugin/secrets";
+import { detailedDiff } from "../../provider/propertyDiff";
+import * as records from "../../provider/records/provider";
 import { decodeInputs, decodeOutputs } from "../../provider/records/state";
+import * as restore from "../../provider/restore/provider";
+import {
+  diffProviderInputs,
+  providerInputFailures,
+  settingsSourceOf,
+  settingsText,
+} from "../../provider/session";
 
 describe("secrets", () => {
   it("unwraps nested secrets and marks the outputs that show a secret's text", () => {
-    const { value, secretTexts } = unwrapSecrets({
+    const { value, secretTexts } = plain({
       records: [{ content: secret("dkim=abc") }],
       templateId: "t",
     });
@@ -61,80 +60,64 @@ describe("detailed diff", () => {
 });
 
 describe("explicit provider settings", () => {
-  it("reads a provider's inputs (secret, numbers, booleans) as the session's settings", () => {
-    const settings = settingsOf({
-      apiKey: secret("k-1"),
-      baseUrl: "http://127.0.0.1:1",
-      timeoutMs: 5000,
-      verifyOnRefresh: true,
-      version: "0.1.0",
-    });
-    expect(settings).toEqual({
-      apiKey: "k-1",
-      baseUrl: "http://127.0.0.1:1",
-      timeoutMs: "5000",
-      verifyOnRefresh: "true",
-    });
-    const req = configureRequestOf(settings);
-    expect(req.config.get("domainapi:apiKey")).toBe("k-1");
-    expect(req.config.get("domainapi:verifyOnRefresh")).toBe("true");
-    expect(req.config.get("domainapi:maxRetries")).toBeUndefined();
-    // What the session resolves from them (env empty: the inputs alone).
-    const lookup = (k: string) => req.config.get(`domainapi:${k}`);
-    expect(resolveConfig(lookup, {})).toMatchObject({
-      apiKey: "k-1",
-      baseUrl: "http://127.0.0.1:1",
-      timeoutMs: 5000,
-    });
+  it("reads a provider's inputs (secret, numbers, booleans) as text, and nothing else", () => {
+    expect(
+      settingsText(
+        plain({
+          apiKey: secret("k-1"),
+          baseUrl: "http://127.0.0.1:1",
+          timeoutMs: 5000,
+          verifyOnRefresh: true,
+          version: "0.1.0",
+        }).value,
+      ),
+    ).toEqual({ apiKey: "k-1", baseUrl: "http://127.0.0.1:1", timeoutMs: "5000", verifyOnRefresh: "true" });
   });
 
   it("checks malformed settings with up's messages, leaves a missing key to up, and marks the key secret", () => {
-    const bad = checkProviderInputs({ baseUrl: "ftp://x", timeoutMs: "soon", apiKey: "k" });
-    expect(bad.failures.map((f) => f.property)).toEqual(["baseUrl", "timeoutMs"]);
-    expect(bad.failures[0]?.reason).toContain("must use http or https");
-    expect(isSecret(bad.inputs.apiKey)).toBe(true);
-    expect(JSON.stringify(bad.failures)).not.toContain('"k"');
-    expect(checkProviderInputs({}).failures).toEqual([]);
+    const bad = providerInputFailures({ baseUrl: "ftp://x", timeoutMs: "soon", apiKey: "k" }, "provider");
+    expect(bad.map((f) => f.property)).toEqual(["baseUrl", "timeoutMs"]);
+    expect(bad[0]?.reason).toContain("must use http or https");
+    expect(JSON.stringify(bad)).not.toContain('"k"');
+    expect(providerInputFailures({ timeoutMs: "soon" }, "stack")[0]?.property).toBe("timeoutMs");
+    expect(isSecret(markSecretSettings({ apiKey: "k" }).apiKey)).toBe(true);
+    expect(markSecretSettings({ apiKey: secret("k") }).apiKey).toEqual(secret("k"));
+    expect(providerInputFailures({}, "provider")).toEqual([]);
     // Unknown in a preview (it comes from another resource): checked once known.
-    expect(checkProviderInputs({ baseUrl: UNKNOWN }).failures).toEqual([]);
+    expect(providerInputFailures({ baseUrl: UNKNOWN }, "provider")).toEqual([]);
   });
 
-  it("sees a changed key as a change, a key turned secret as none", () => {
-    expect(providerSettingsChanged({ apiKey: "a" }, { apiKey: secret("a") })).toBe(false);
-    expect(providerSettingsChanged({ apiKey: "a" }, { apiKey: "b" })).toBe(true);
+  it("replaces on a new base address, updates on a new key, sees a key turned secret as none", () => {
+    const p = (v: Record<string, unknown>) => plain(v).value;
+    expect(diffProviderInputs(p({ apiKey: "a" }), p({ apiKey: secret("a") }))).toEqual({
+      changes: false,
+      replaces: [],
+    });
+    expect(diffProviderInputs({ apiKey: "a" }, { apiKey: "b" })).toEqual({ changes: true, replaces: [] });
+    expect(diffProviderInputs({ baseUrl: "http://a" }, { baseUrl: "http://b" })).toEqual({
+      changes: true,
+      replaces: ["baseUrl"],
+    });
+    expect(diffProviderInputs({ baseUrl: "http://a/" }, { baseUrl: "http://a" }).replaces).toEqual([]);
+    expect(diffProviderInputs({ baseUrl: "http://a" }, { baseUrl: UNKNOWN }).replaces).toEqual(["baseUrl"]);
+  });
+
+  it("takes the default provider's settings as the stack config, any other's as its inputs", () => {
+    expect(settingsSourceOf("default_0_1_0")).toBe("stack");
+    expect(settingsSourceOf("default")).toBe("stack");
+    expect(settingsSourceOf("live")).toBe("provider");
+    expect(settingsSourceOf("defaulted")).toBe("provider");
   });
 });
 
 describe("import", () => {
-  it("reads a template from its id alone: purge by the id's form, no records held", () => {
-    expect(typeOfUrn("urn:pulumi:dev::p::domainapi:index:DnsTemplateRecords::web")).toBe(TOKENS.records);
-    const owned = importedState(TOKENS.records, "web");
+  it("reads a template from its id alone: purge by the id's form, no records held, inputs of the schema's shape", () => {
+    const owned = records.imported("web");
     expect(decodeOutputs(owned.props).settings).toMatchObject({ templateId: "web", purge: true });
     expect(decodeOutputs(owned.props).held).toEqual([]);
-    const shared = importedState(TOKENS.records, "web/1a2b3c4d");
+    expect(owned.inputs).toEqual({ templateId: "web", purge: true, records: [] });
+    const shared = records.imported("web/1a2b3c4d");
     expect(decodeInputs(shared.inputs).settings).toMatchObject({ templateId: "web", purge: false });
-    expect(importedState(TOKENS.restore, "Shop.Example").props).toEqual({ domain: "shop.example" });
-  });
-});
-
-describe("a failure part-way", () => {
-  it("reaches the SDK's host with the state so far, in values it can send, secrets marked", () => {
-    const err = new PartialFailure(
-      "2nd PATCH failed",
-      "tpl-1",
-      { templateId: "tpl-1", records: { "@/TXT": { content: "dkim=abc", priority: undefined } } },
-      {},
-    );
-    const sent = pluginFailure(err, ["dkim=abc"]) as {
-      id: string;
-      properties: Record<string, unknown>;
-      message: string;
-    };
-    expect(sent.message).toBe("2nd PATCH failed");
-    expect(sent.id).toBe("tpl-1");
-    expect(Object.keys(sent.properties)).toEqual(["templateId", "records"]);
-    expect(sent.properties.records).toEqual(secret({ "@/TXT": { content: "dkim=abc" } }));
-    const other = new Error("401");
-    expect(pluginFailure(other, [])).toBe(other);
+    expect(restore.imported("Shop.Example").props).toEqual({ domain: "shop.example" });
   });
 });

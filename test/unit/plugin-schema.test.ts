@@ -7,17 +7,17 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ContactSchema, RECORD_TYPES } from "../../provider/client/wire";
 import type { ConfigKey } from "../../provider/config";
 import { type GetContactsArgs, parseContactsArgs } from "../../provider/contacts/query";
-import { PROVIDER_INPUTS } from "../../provider/plugin/host";
+import { SETTING_NAMES } from "../../provider/manifest";
 import schema from "../../provider/plugin/schema.json";
 import * as records from "../../provider/records/provider";
 import type { DnsRecordArgs, DnsTemplateRecordsArgs } from "../../provider/records/resource";
 import { validateRecords } from "../../provider/records/validate";
 import * as restore from "../../provider/restore/provider";
 import type { DomainRestoreArgs } from "../../provider/restore/resource";
-import { configureWith } from "../../provider/session";
+import { configureFrom } from "../../provider/session";
 
 // check() fails on malformed settings first, as `up` would: give it well-formed ones (it sends nothing).
-beforeAll(() => configureWith({ apiKey: "schema-test-key", baseUrl: "http://127.0.0.1:9" }));
+beforeAll(() => configureFrom({ apiKey: "schema-test-key", baseUrl: "http://127.0.0.1:9" }, "provider"));
 
 interface Property {
   type?: string;
@@ -175,7 +175,7 @@ describe("schema.json agrees with the zod schemas", () => {
     const settings = [...Object.keys(keys), "verifyOnRefresh"];
     expect(sorted(Object.keys(schema.provider.inputProperties))).toEqual(sorted(settings));
     expect(sorted(Object.keys(schema.config.variables))).toEqual(sorted(settings));
-    expect(sorted(PROVIDER_INPUTS)).toEqual(sorted(settings));
+    expect(sorted(SETTING_NAMES)).toEqual(sorted(settings));
     expect(schema.provider.inputProperties.apiKey.secret).toBe(true);
     expect(schema.config.variables.apiKey.secret).toBe(true);
     expect(records.VERIFY_ON_REFRESH_ENV).toBe("DOMAINAPI_VERIFY_ON_REFRESH");

@@ -51,3 +51,18 @@ export function detailedDiff(olds: Props, news: Props, replaces: readonly string
   }
   return changes;
 }
+
+/**
+ * The engine's name of a change's kind (`PropertyDiff.Kind`), for the plugin's detailed diff.
+ *
+ * @example
+ * engineKind({ path: "templateId", kind: "update", replace: true }); // "UPDATE_REPLACE"
+ */
+export function engineKind(change: PropertyChange): `${"ADD" | "DELETE" | "UPDATE"}${"" | "_REPLACE"}` {
+  return `${change.kind.toUpperCase() as "ADD" | "DELETE" | "UPDATE"}${change.replace ? "_REPLACE" : ""}`;
+}
+
+/** The top-level properties of the changes (`records["www/A"]` -> `records`), each once. */
+export function changedProperties(changes: readonly PropertyChange[]): string[] {
+  return [...new Set(changes.map((c) => c.path.split(/[.[]/)[0] ?? c.path))];
+}

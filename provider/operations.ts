@@ -1,0 +1,83 @@
+/**
+ * The operations behind each token of the manifest: the one table the plugin, impl.ts (and so the
+ * dynamic shims) dispatch through. A resource's methods take the engine's property bags in plain
+ * values and answer `pulumi.dynamic.*Result`, whichever host calls them; a function is its token's
+ * invoke over plain arguments. Adding a resource or function is one entry here and one in the
+ * manifest (and its schema in scripts/gen-schema.ts reads both).
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { getContacts } from "./contacts/getContacts";
+import { type GetContactsArgs, InvalidArgumentError } from "./contacts/query";
+import { type ResourceToken, TOKENS } from "./manifest";
+import * as records from "./records/provider";
+import * as restore from "./restore/provider";
+import { client } from "./session";
+
+type Props = Record<string, unknown>;
+
+/** One resource's provider methods, as both hosts call them. */
+export interface ResourceOperations {
+  check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
+  diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult>;
+  create(inputs: Props): Promise<pulumi.dynamic.CreateResult>;
+  update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult>;
+  delete(id: string, props: Props): Promise<void>;
+  /** Absent: the API cannot show the resource, so a refresh keeps the state as it is. */
+  read?(id: string, props: Props): Promise<pulumi.dynamic.ReadResult>;
+  /** The state `pulumi import` starts from, known from the id alone. */
+  imported(id: string): { props: Props; inputs: Props };
+}
+
+/** The resources' operations by type token. */
+export const RESOURCES: Readonly<Record<ResourceToken, ResourceOperations>> = {
+  [TOKENS.records]: records,
+  [TOKENS.restore]: restore,
+};
+
+/** What an invoke answers: its outputs, or the arguments it refused (named, with the fix). */
+export type InvokeResult =
+  | { outputs: Props; failures?: undefined }
+  | { outputs?: undefined; failures: { property: string; reason: string }[] };
+
+/** One function: its invoke over plain arguments, with the session's client. */
+export interface FunctionOperations {
+  invoke(args: Props): Promise<InvokeResult>;
+}
+
+/** The functions' operations by token. */
+export const FUNCTIONS: Readonly<Record<string, FunctionOperations>> = {
+  [TOKENS.contacts]: {
+    async invoke(args) {
+      try {
+        return { outputs: { ...(await getContacts(args as GetContactsArgs, { client: client() })) } };
+      } catch (err) {
+        if (!(err instanceof InvalidArgumentError)) throw err;
+        return { failures: [{ property: err.argument, reason: err.reason }] };
+      }
+    },
+  },
+};
+
+/**
+ * The operations of a resource, by its URN (`urn:pulumi:stack::project::parent$type::name`), or
+ * an error naming the types served.
+ */
+export function resourceOperations(urn: string): ResourceOperations {
+  const type = (urn.split("::")[2] ?? "").split("$").pop() ?? "";
+  const ops = (RESOURCES as Record<string, ResourceOperations | undefined>)[type];
+  if (ops === undefined)
+    throw new Error(
+      `unknown resource type ${type}: the domainapi plugin serves ${Object.keys(RESOURCES).join(", ")}`,
+    );
+  return ops;
+}
+
+/** The operations of a function, by its token, or an error naming the functions served. */
+export function functionOperations(token: string): FunctionOperations {
+  const fn = FUNCTIONS[token];
+  if (fn === undefined)
+    throw new Error(
+      `unknown function ${token}: the domainapi plugin serves ${Object.keys(FUNCTIONS).join(", ")}`,
+    );
+  return fn;
+}
