@@ -16,6 +16,7 @@
  */
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
+import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
@@ -142,7 +143,14 @@ async function main(): Promise<void> {
     );
   }
 
-  const bundle = await bundlePlugin(path.relative(repoRoot, entry), repoRoot, downloadUrl);
+  // The default address of the releases, from the built manifest (the one place that spells it).
+  const manifest = createRequire(import.meta.url)(path.join(repoRoot, "dist", "provider", "manifest.js")) as {
+    DEFAULT_PLUGIN_DOWNLOAD_URL?: string;
+  };
+  const bundle = await bundlePlugin(path.relative(repoRoot, entry), repoRoot, {
+    url: downloadUrl,
+    fallback: manifest.DEFAULT_PLUGIN_DOWNLOAD_URL,
+  });
   const digest = sha256(
     JSON.stringify({ version: pkg.version, bundle: sha256(bundle.code), PLUGIN_TARGETS, BLOB_MAKERS }),
   ).slice(0, 16);

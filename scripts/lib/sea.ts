@@ -45,17 +45,18 @@ module.exports = new Proxy({}, { get: (_, key) => (key === "__esModule" || typeo
 };
 
 /**
- * The plugin's schema.json with `pluginDownloadURL` set to where this build is published (the
- * schema in the repository carries the default; a fork's or a mirror's build names its own).
+ * The plugin's schema.json with `pluginDownloadURL` set: to where this build is published when the
+ * build names it, else to the schema's own, else to `fallback` (the manifest's default), so that
+ * the binary's schema always tells `pulumi plugin install` and the SDKs where to download it.
  */
-function schemaWithDownloadUrl(url: string | undefined): esbuild.Plugin {
+function schemaWithDownloadUrl(url: string | undefined, fallback: string | undefined): esbuild.Plugin {
   return {
     name: "plugin-download-url",
     setup(build) {
-      if (url === undefined) return;
       build.onLoad({ filter: /[\\/]plugin[\\/]schema\.json$/ }, (args) => {
         const schema = JSON.parse(fs.readFileSync(args.path, "utf8")) as Record<string, unknown>;
-        return { loader: "json", contents: JSON.stringify({ ...schema, pluginDownloadURL: url }) };
+        const pluginDownloadURL = url ?? schema.pluginDownloadURL ?? fallback;
+        return { loader: "json", contents: JSON.stringify({ ...schema, pluginDownloadURL }) };
       });
     },
   };
@@ -71,13 +72,14 @@ export interface PluginBundle {
 
 /**
  * Bundles `entry` (the built plugin's main.js) with everything it requires from node_modules.
- * `pluginDownloadUrl` is fixed into it: into the schema it serves, and wherever the code reads
- * `process.env.DOMAINAPI_PLUGIN_DOWNLOAD_URL` (the machine that later runs it has no say).
+ * `download.url` is fixed into it: into the schema it serves, and wherever the code reads
+ * `process.env.DOMAINAPI_PLUGIN_DOWNLOAD_URL` (the machine that later runs it has no say);
+ * `download.fallback` is the schema's when neither the build nor the schema names one.
  */
 export async function bundlePlugin(
   entry: string,
   repoRoot: string,
-  pluginDownloadUrl: string | undefined,
+  download: { url: string | undefined; fallback: string | undefined },
 ): Promise<PluginBundle> {
   const result = await esbuild.build({
     absWorkingDir: repoRoot,
@@ -93,9 +95,9 @@ export async function bundlePlugin(
     logLevel: "error",
     define: {
       "process.env.DOMAINAPI_PLUGIN_DOWNLOAD_URL":
-        pluginDownloadUrl === undefined ? "undefined" : JSON.stringify(pluginDownloadUrl),
+        download.url === undefined ? "undefined" : JSON.stringify(download.url),
     },
-    plugins: [stubs, schemaWithDownloadUrl(pluginDownloadUrl)],
+    plugins: [stubs, schemaWithDownloadUrl(download.url, download.fallback)],
   });
   const [out] = result.outputFiles;
   if (out === undefined) throw new Error("esbuild wrote no bundle");
