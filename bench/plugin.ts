@@ -22,6 +22,7 @@ import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import type { ConfigMap, PulumiFn } from "@pulumi/pulumi/automation/index.js";
+import { DYNAMIC_TOKENS, TOKENS } from "../provider/manifest.ts";
 import { type InstalledPlugin, installPluginBinary } from "../scripts/lib/plugin-install.ts";
 import { API_KEY, installedPackage, repoRoot, sdk } from "./lib/package.ts";
 import { kib, median, mib, ms, ratio, table } from "./lib/report.ts";
@@ -53,7 +54,7 @@ const START_RUNS = Number(values["start-runs"]);
 /** The plugin's resource, registered by its type token (what a generated SDK does). */
 class PluginTemplateRecords extends sdk.CustomResource {
   constructor(name: string, args: Record<string, unknown>) {
-    super("domainapi:index:DnsTemplateRecords", name, { ...args, ids: undefined, lastPlan: undefined });
+    super(TOKENS.records, name, { ...args, ids: undefined, lastPlan: undefined });
   }
 }
 
@@ -104,13 +105,13 @@ async function benchSize(n: number, rounds: number, binary: InstalledPlugin): Pr
       },
       {
         name: "dynamic",
-        type: "pulumi-nodejs:dynamic/domainapi:DnsTemplateRecords",
+        type: DYNAMIC_TOKENS.records,
         process: "dynamic-provider",
         stack: await createStack("dynamic", recordsProgram(n), backendDir, { config }),
       },
       {
         name: "npm plugin",
-        type: "domainapi:index:DnsTemplateRecords",
+        type: TOKENS.records,
         process: path.join("plugin", "main.js"),
         stack: await createStack("npm-plugin", pluginProgram(n), backendDir, {
           config,
@@ -119,7 +120,7 @@ async function benchSize(n: number, rounds: number, binary: InstalledPlugin): Pr
       },
       {
         name: "binary",
-        type: "domainapi:index:DnsTemplateRecords",
+        type: TOKENS.records,
         process: binary.executable,
         stack: await createStack("binary", pluginProgram(n), backendDir, {
           config,

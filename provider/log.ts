@@ -45,6 +45,22 @@ export function attachPluginToEngine(argv: readonly string[] = process.argv): vo
   }
 }
 
+/**
+ * Points the Pulumi SDK at the engine at `engine` (`host:port`), so that `pulumi.log` reaches it
+ * with its severity: the provider plugin's start (its argument) and its Attach. Does nothing when
+ * an engine is already set; never throws.
+ */
+export function attachToEngine(engine: string | undefined): void {
+  if (engine === undefined || !/^[\w.[\]:-]+:\d+$/.test(engine)) return;
+  try {
+    const pulumi = pulumiSdk();
+    if (pulumi === undefined || pulumi.runtime.hasEngine()) return;
+    pulumi.runtime.resetOptions(pulumi.getProject(), pulumi.getStack(), -1, engine, "", false, "");
+  } catch {
+    // Logging falls back to the process's output; never fail a provider over it.
+  }
+}
+
 /** Whether `pulumi.log` reaches an engine here (else the SDK prints info and drops debug lines). */
 export function hasEngine(): boolean {
   try {

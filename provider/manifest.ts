@@ -18,6 +18,15 @@ export const TOKENS = {
   contacts: "domainapi:index:getContacts",
 } as const;
 
+/**
+ * The type tokens the engine gives the same resources made by a Node program's dynamic provider
+ * (`pulumi.dynamic.Resource` of module `domainapi`): what a preview's JSON names them by.
+ */
+export const DYNAMIC_TOKENS = {
+  records: "pulumi-nodejs:dynamic/domainapi:DnsTemplateRecords",
+  restore: "pulumi-nodejs:dynamic/domainapi:DomainRestore",
+} as const;
+
 /** A resource's type token. */
 export type ResourceToken = typeof TOKENS.records | typeof TOKENS.restore;
 

@@ -6,12 +6,13 @@
  * manifest (and its schema in scripts/gen-schema.ts reads both).
  */
 import type * as pulumi from "@pulumi/pulumi";
+import type { SettingsSource } from "./config";
 import { getContacts } from "./contacts/getContacts";
 import { type GetContactsArgs, InvalidArgumentError } from "./contacts/query";
 import { type ResourceToken, TOKENS } from "./manifest";
 import * as records from "./records/provider";
 import * as restore from "./restore/provider";
-import { client } from "./session";
+import { client, configureFrom } from "./session";
 
 type Props = Record<string, unknown>;
 
@@ -80,4 +81,13 @@ export function functionOperations(token: string): FunctionOperations {
       `unknown function ${token}: the domainapi plugin serves ${Object.keys(FUNCTIONS).join(", ")}`,
     );
   return fn;
+}
+
+/**
+ * Configures the session every operation shares from a provider's settings (an explicit provider's
+ * inputs, or the stack config of a default one), and says which of them are not read.
+ */
+export function configureProvider(settings: Props, from: SettingsSource): void {
+  configureFrom(settings, from);
+  records.warnOfVerifySetting();
 }

@@ -5,6 +5,7 @@
  * the preview's steps and keeps what the Markdown shows.
  */
 import { containsUnknown } from "../engine";
+import { DYNAMIC_TOKENS, TOKENS } from "../manifest";
 import type { Correction } from "../records/corrections";
 import { planDigest } from "../records/digest";
 import { type Plan, planResource, type RewriteReason } from "../records/plan";
@@ -14,10 +15,7 @@ import type { PreviewDigest, PreviewStep } from "./preview";
 type Props = Record<string, unknown>;
 
 /** The type tokens of DnsTemplateRecords: the dynamic resource's and the plugin's. */
-export const TEMPLATE_RECORDS_TYPES: readonly string[] = [
-  "pulumi-nodejs:dynamic/domainapi:DnsTemplateRecords",
-  "domainapi:index:DnsTemplateRecords",
-];
+export const TEMPLATE_RECORDS_TYPES: readonly string[] = [DYNAMIC_TOKENS.records, TOKENS.records];
 
 /** What happens to a record's id: an updated record keeps it, a created one gets a new one. */
 export type IdFate = "kept" | "new" | "removed";

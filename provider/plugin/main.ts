@@ -5,27 +5,16 @@
  * stdout and calls the gRPC service (server.ts) there. No dynamic require: it bundles into one file.
  */
 import * as grpc from "@grpc/grpc-js";
-import * as pulumi from "@pulumi/pulumi";
+import { attachToEngine } from "../log";
 import schema from "./schema.json";
 import { ResourceProviderService, resourceProviderServer } from "./server";
 
-/** Connects `pulumi.log` to the engine at `engine`, so messages keep their severity. */
-function attachLogging(engine: string | undefined): void {
-  if (!engine || pulumi.runtime.hasEngine()) return;
-  try {
-    pulumi.runtime.resetOptions("", "", -1, engine, "", false, "");
-  } catch {
-    // Logging then falls back to the process's output; never fail the plugin over it.
-  }
-}
-
-attachLogging(process.argv.slice(2).find((a) => !a.startsWith("-")));
-const limits = { "grpc.max_receive_message_length": 400 << 20, "grpc.max_send_message_length": 400 << 20 };
-const server = new grpc.Server(limits);
+attachToEngine(process.argv.slice(2).find((a) => !a.startsWith("-")));
+const server = new grpc.Server({ "grpc.max_receive_message_length": 400 << 20 }); // large templates
 // The plugin's version is the package's, written into the schema when it is generated.
 server.addService(
   ResourceProviderService,
-  resourceProviderServer(schema.version, JSON.stringify(schema), attachLogging),
+  resourceProviderServer(schema.version, JSON.stringify(schema), attachToEngine),
 );
 server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => {
   if (err) {

@@ -1,15 +1,12 @@
 /**
- * Secrets as the engine hands them to a plugin that accepts secrets: `{ [SIG_KEY]: SECRET_SIG,
- * value }` in place of the value. The core works on plain values, so the plugin unwraps them on
- * the way in and marks the outputs that carry a secret's text as secret on the way out: a record's
- * content given as a secret stays one in the state. Pure.
+ * Secrets as the engine hands them to a plugin that accepts secrets: `{ [specialSigKey]:
+ * specialSecretSig, value }` in place of the value. The core works on plain values, so the plugin
+ * unwraps them on the way in and marks what shows a secret's text as secret on the way out.
  */
+import { runtime } from "@pulumi/pulumi";
 import { SECRET_SETTINGS } from "../manifest";
 
-/** The key the engine marks special values with (the Pulumi SDK's `specialSigKey`). */
-export const SIG_KEY = "4dabf18193072939515e22adb298388d";
-/** The signature of a secret (the Pulumi SDK's `specialSecretSig`). */
-export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+const { specialSigKey: SIG_KEY, specialSecretSig: SECRET_SIG } = runtime;
 
 /** The engine's property bag. */
 export type Props = Record<string, unknown>;

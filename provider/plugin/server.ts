@@ -13,10 +13,10 @@ import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import { functionOperations, resourceOperations as opsOf } from "../operations";
+import { configureProvider, functionOperations, resourceOperations as opsOf } from "../operations";
 import { PartialFailure } from "../partialFailure";
 import { changedProperties, detailedDiff, engineKind } from "../propertyDiff";
-import { configureFrom, diffProviderInputs, providerInputFailures, settingsSourceOf } from "../session";
+import { diffProviderInputs, providerInputFailures, settingsSourceOf } from "../session";
 import { markSecretSettings, markSecrets, type Props, plain } from "./secrets";
 
 export { ResourceProviderService };
@@ -28,20 +28,16 @@ const failureList = (failures: readonly { property: string; reason: string }[] =
   failures.map((f) => new pb.CheckFailure().setProperty(f.property).setReason(f.reason));
 
 /** One call's codec: what it decodes loses its secret wrappers, what it encodes gets them back. */
-interface Codec {
-  decode(s: Struct | undefined): Props;
-  encode(props: unknown): Struct;
-}
-
-function codec(): Codec {
+type Codec = ReturnType<typeof codec>;
+function codec() {
   const texts: string[] = [];
   return {
-    decode(s) {
+    decode(s: Struct | undefined): Props {
       const { value, secretTexts } = plain(toJs(s));
       texts.push(...secretTexts);
       return value;
     },
-    encode: (props) => struct(markSecrets((props ?? {}) as Props, texts)),
+    encode: (props: unknown): Struct => struct(markSecrets((props ?? {}) as Props, texts)),
   };
 }
 
@@ -111,11 +107,7 @@ export function resourceProviderServer(
       diffResponse(diffProviderInputs(decode(req.getOldInputs() ?? req.getOlds()), decode(req.getNews()))),
     ),
     configure: unary(async (req: pb.ConfigureRequest, { decode }) => {
-      const inputs = decode(req.getArgs());
-      // Engines without args send only the flat config map: `domainapi:config:<name>`.
-      for (const [k, v] of req.hasArgs() ? [] : req.getVariablesMap().entries())
-        inputs[k.replace(/^domainapi:(config:)?/, "")] = v;
-      configureFrom(inputs, settingsSourceOf(req.getUrn?.()));
+      configureProvider(decode(req.getArgs()), settingsSourceOf(req.getUrn?.()));
       return new pb.ConfigureResponse().setAcceptsecrets(true).setAcceptresources(true);
     }),
     check: unary(async (req: pb.CheckRequest, { decode, encode }) => {

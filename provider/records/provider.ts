@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
+import { accountMove, madeOn } from "../account";
 import { DomainApiError } from "../client/errors";
 import { containsUnknown, unknownInputs } from "../engine";
 import * as log from "../log";
@@ -125,6 +126,7 @@ function announce(plan: Plan): void {
 
 /** A new template is a new resource; anything else about the records is an update. */
 export async function diff(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+  if (movedAccount(olds)) return { changes: true };
   if (containsUnknown(news.templateId) || olds.templateId !== news.templateId) {
     return { changes: true, replaces: ["templateId"] };
   }
@@ -229,7 +231,13 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
   const id = resourceId(wanted.settings);
   const holding = { settings: wanted.settings, held: [], untracked: [] };
   const plan = planResource(undefined, wanted);
-  return { id, outs: await carryOut(id, plan, holding, wanted, inputs, true) };
+  return { id, outs: { ...(await carryOut(id, plan, holding, wanted, inputs, true)), ...madeOn() } };
+}
+
+/** The move of a resource to another API, accepted for this run (account.ts); throws when refused. */
+function movedAccount(olds: Props, deleting = false) {
+  const what = `DnsTemplateRecords (template "${String(olds.templateId)}")`;
+  return accountMove(olds, what, "every record it holds", deleting);
 }
 
 /** Update: the planner's minimal verified PATCH plan (or its rewrite); unchanged records keep their ids. */
@@ -238,14 +246,17 @@ export async function update(
   olds: Props,
   news: Props,
 ): Promise<pulumi.dynamic.UpdateResult<RecordsOutputs>> {
-  const holding = decodeOutputs(olds);
   const wanted = decodeInputs(news);
-  const plan = planResource(holding, wanted);
-  return { outs: await carryOut(id, plan, holding, wanted, news, false) };
+  // Moved to another API: written there as a create would; what the old one holds stays there.
+  const moved = movedAccount(olds) !== undefined;
+  const holding = moved ? { settings: wanted.settings, held: [], untracked: [] } : decodeOutputs(olds);
+  const plan = planResource(moved ? undefined : holding, wanted);
+  return { outs: { ...(await carryOut(id, plan, holding, wanted, news, false)), ...madeOn() } };
 }
 
 /** Delete: the planner's removal of every held record; what is already gone is done. */
 export async function delete_(_id: string, props: Props): Promise<void> {
+  if (movedAccount(props, true)) return;
   const holding = decodeOutputs(props);
   const plan = planResource(holding, undefined);
   reviewedPlansGuard()(plan, false);

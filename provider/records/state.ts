@@ -49,6 +49,8 @@ export type RecordsOutputs = CheckedInputs & {
   untrackedAdds?: true;
   /** The records whose adds are of unknown outcome, as they read in messages. */
   untrackedRecords?: string[];
+  /** The API the records were made on (provider/account.ts); absent in outputs written before. */
+  baseUrl?: string;
 };
 
 /** The engine's properties decoded: both views, for the decoders below. */

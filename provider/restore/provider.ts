@@ -7,6 +7,7 @@
 import { domainToASCII } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
+import { accountMove, madeOn } from "../account";
 import { DomainApiError, DomainNotInAccountError } from "../client/errors";
 import { isNotFound } from "../client/failures";
 import { containsUnknown, unknownInputs, withoutProvider } from "../engine";
@@ -98,6 +99,9 @@ export async function check(_olds: Props, news: Props): Promise<pulumi.dynamic.C
 
 /** A new domain or new triggers restore again. */
 export async function diff(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+  // Made on another API: restored on the configured one as a create would (when accepted).
+  if (accountMove(olds, `DomainRestore (domain "${String(olds.domain)}")`, "its restore"))
+    return { changes: true, replaces: ["domain"], deleteBeforeReplace: true };
   const replaces: string[] = [];
   if (olds.domain !== news.domain) replaces.push("domain");
   if (!isDeepStrictEqual(olds.triggers ?? null, news.triggers ?? null)) replaces.push("triggers");
@@ -153,7 +157,7 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
   }
   const restoredAt = now();
   log.info(`domain ${domain} restored from quarantine at ${restoredAt}`);
-  return { id: domain, outs: restoredOutputs(inputs, restoredAt) };
+  return { id: domain, outs: { ...restoredOutputs(inputs, restoredAt), ...madeOn() } };
 }
 
 /**
@@ -177,7 +181,7 @@ export async function update(_id: string, olds: Props, news: Props): Promise<pul
         "whose answer was lost, took effect. Recorded as restored.",
     );
   }
-  return { outs: restoredOutputs(news, now()) };
+  return { outs: { ...restoredOutputs(news, now()), ...madeOn() } };
 }
 
 /** Delete: no request. A restore cannot be undone; the domain stays active. */

@@ -134,7 +134,11 @@ describe("create", () => {
     const after = Date.now();
 
     expect(created.id).toBe("shop.example");
-    expect(created.outs).toEqual({ domain: "shop.example", restoredAt: expect.stringMatching(DATETIME) });
+    expect(created.outs).toEqual({
+      domain: "shop.example",
+      restoredAt: expect.stringMatching(DATETIME),
+      baseUrl: sandbox.url,
+    });
     const restoredAt = Date.parse((created.outs as Props).restoredAt as string);
     expect(restoredAt).toBeGreaterThanOrEqual(before);
     expect(restoredAt).toBeLessThanOrEqual(after);
@@ -365,7 +369,11 @@ describe("create", () => {
       const restored = await restore.update("shop.example", olds, inputs);
       expect(posts().map((r) => r.status)).toEqual([204]);
       expect(sandbox.domainStatus("shop.example")).toBe("active");
-      expect(restored.outs).toEqual({ domain: "shop.example", restoredAt: expect.stringMatching(DATETIME) });
+      expect(restored.outs).toEqual({
+        domain: "shop.example",
+        restoredAt: expect.stringMatching(DATETIME),
+        baseUrl: sandbox.url,
+      });
     },
   );
 

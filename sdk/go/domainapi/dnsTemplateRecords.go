@@ -16,6 +16,8 @@ import (
 type DnsTemplateRecords struct {
 	pulumi.CustomResourceState
 
+	// The API the resource was made on (without `/v2`); a preview against another one is refused.
+	BaseUrl pulumi.StringPtrOutput `pulumi:"baseUrl"`
 	// The API's record id of each held record, by the same key as `records`.
 	Ids pulumi.StringMapOutput `pulumi:"ids"`
 	// Readable summary of the last create or update.
@@ -187,6 +189,11 @@ func (o DnsTemplateRecordsOutput) ToDnsTemplateRecordsOutput() DnsTemplateRecord
 
 func (o DnsTemplateRecordsOutput) ToDnsTemplateRecordsOutputWithContext(ctx context.Context) DnsTemplateRecordsOutput {
 	return o
+}
+
+// The API the resource was made on (without `/v2`); a preview against another one is refused.
+func (o DnsTemplateRecordsOutput) BaseUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DnsTemplateRecords) pulumi.StringPtrOutput { return v.BaseUrl }).(pulumi.StringPtrOutput)
 }
 
 // The API's record id of each held record, by the same key as `records`.

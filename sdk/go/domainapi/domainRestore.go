@@ -16,6 +16,8 @@ import (
 type DomainRestore struct {
 	pulumi.CustomResourceState
 
+	// The API the resource was made on (without `/v2`); a preview against another one is refused.
+	BaseUrl pulumi.StringPtrOutput `pulumi:"baseUrl"`
 	// The restored domain, in the form the API takes.
 	Domain pulumi.StringOutput `pulumi:"domain"`
 	// When the restore was confirmed (UTC, `YYYY-MM-DDThh:mm:ssZ`).
@@ -168,6 +170,11 @@ func (o DomainRestoreOutput) ToDomainRestoreOutput() DomainRestoreOutput {
 
 func (o DomainRestoreOutput) ToDomainRestoreOutputWithContext(ctx context.Context) DomainRestoreOutput {
 	return o
+}
+
+// The API the resource was made on (without `/v2`); a preview against another one is refused.
+func (o DomainRestoreOutput) BaseUrl() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DomainRestore) pulumi.StringPtrOutput { return v.BaseUrl }).(pulumi.StringPtrOutput)
 }
 
 // The restored domain, in the form the API takes.

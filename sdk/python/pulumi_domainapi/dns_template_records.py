@@ -155,6 +155,7 @@ class DnsTemplateRecords(pulumi.CustomResource):
             if template_id is None and not opts.urn:
                 raise TypeError("Missing required property 'template_id'")
             __props__.__dict__["template_id"] = template_id
+            __props__.__dict__["base_url"] = None
             __props__.__dict__["ids"] = None
             __props__.__dict__["last_plan"] = None
             __props__.__dict__["untracked_adds"] = None
@@ -181,6 +182,7 @@ class DnsTemplateRecords(pulumi.CustomResource):
 
         __props__ = DnsTemplateRecordsArgs.__new__(DnsTemplateRecordsArgs)
 
+        __props__.__dict__["base_url"] = None
         __props__.__dict__["ids"] = None
         __props__.__dict__["last_plan"] = None
         __props__.__dict__["purge"] = None
@@ -190,6 +192,14 @@ class DnsTemplateRecords(pulumi.CustomResource):
         __props__.__dict__["untracked_adds"] = None
         __props__.__dict__["untracked_records"] = None
         return DnsTemplateRecords(resource_name, opts=opts, __props__=__props__)
+
+    @_builtins.property
+    @pulumi.getter(name="baseUrl")
+    def base_url(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The API the resource was made on (without `/v2`); a preview against another one is refused.
+        """
+        return pulumi.get(self, "base_url")
 
     @_builtins.property
     @pulumi.getter

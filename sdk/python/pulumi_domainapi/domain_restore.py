@@ -112,6 +112,7 @@ class DomainRestore(pulumi.CustomResource):
                 raise TypeError("Missing required property 'domain'")
             __props__.__dict__["domain"] = domain
             __props__.__dict__["triggers"] = triggers
+            __props__.__dict__["base_url"] = None
             __props__.__dict__["restored_at"] = None
             __props__.__dict__["unconfirmed"] = None
         super(DomainRestore, __self__).__init__(
@@ -136,11 +137,20 @@ class DomainRestore(pulumi.CustomResource):
 
         __props__ = DomainRestoreArgs.__new__(DomainRestoreArgs)
 
+        __props__.__dict__["base_url"] = None
         __props__.__dict__["domain"] = None
         __props__.__dict__["restored_at"] = None
         __props__.__dict__["triggers"] = None
         __props__.__dict__["unconfirmed"] = None
         return DomainRestore(resource_name, opts=opts, __props__=__props__)
+
+    @_builtins.property
+    @pulumi.getter(name="baseUrl")
+    def base_url(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The API the resource was made on (without `/v2`); a preview against another one is refused.
+        """
+        return pulumi.get(self, "base_url")
 
     @_builtins.property
     @pulumi.getter

@@ -28,10 +28,10 @@ class ProviderArgs:
         The set of arguments for constructing a Provider resource.
 
         :param pulumi.Input[_builtins.str] api_key: The API key, sent as `Authorization: Bearer <key>`. Falls back to the DOMAINAPI_API_KEY environment variable.
-        :param pulumi.Input[_builtins.str] base_url: The API's base address without `/v2`, e.g. `https://api.example.com`. Falls back to DOMAINAPI_BASE_URL.
-        :param pulumi.Input[_builtins.int] max_retries: How many times a failed request may be resent when that is safe, 0 to 10 (default 4). Falls back to DOMAINAPI_MAX_RETRIES.
-        :param pulumi.Input[_builtins.int] timeout_ms: Per-attempt timeout in milliseconds, 1 to 600000 (default 30000). Falls back to DOMAINAPI_TIMEOUT_MS.
-        :param pulumi.Input[_builtins.bool] verify_on_refresh: Whether `pulumi refresh` re-states every held record to find records removed outside Pulumi (a write request; default false). Falls back to DOMAINAPI_VERIFY_ON_REFRESH.
+        :param pulumi.Input[_builtins.str] base_url: The API's base address without `/v2`, e.g. `https://api.example.com`. A resource belongs to the API it was made on: a new base address of an explicit provider replaces its resources. Falls back to the DOMAINAPI_BASE_URL environment variable.
+        :param pulumi.Input[_builtins.int] max_retries: How many times a failed request may be resent when that is safe. From 0 to 10. Default 4. Falls back to the DOMAINAPI_MAX_RETRIES environment variable.
+        :param pulumi.Input[_builtins.int] timeout_ms: Per-attempt timeout in milliseconds. From 1 to 600000. Default 30000. Falls back to the DOMAINAPI_TIMEOUT_MS environment variable.
+        :param pulumi.Input[_builtins.bool] verify_on_refresh: Not read (a setting would also verify, a write request, during `pulumi preview --refresh`): run `DOMAINAPI_VERIFY_ON_REFRESH=1 pulumi refresh` for one refresh that re-states every held record. Default false. Falls back to the DOMAINAPI_VERIFY_ON_REFRESH environment variable.
         """
         if api_key is not None:
             pulumi.set(__self__, "api_key", api_key)
@@ -60,7 +60,7 @@ class ProviderArgs:
     @pulumi.getter(name="baseUrl")
     def base_url(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The API's base address without `/v2`, e.g. `https://api.example.com`. Falls back to DOMAINAPI_BASE_URL.
+        The API's base address without `/v2`, e.g. `https://api.example.com`. A resource belongs to the API it was made on: a new base address of an explicit provider replaces its resources. Falls back to the DOMAINAPI_BASE_URL environment variable.
         """
         return pulumi.get(self, "base_url")
 
@@ -72,7 +72,7 @@ class ProviderArgs:
     @pulumi.getter(name="maxRetries")
     def max_retries(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        How many times a failed request may be resent when that is safe, 0 to 10 (default 4). Falls back to DOMAINAPI_MAX_RETRIES.
+        How many times a failed request may be resent when that is safe. From 0 to 10. Default 4. Falls back to the DOMAINAPI_MAX_RETRIES environment variable.
         """
         return pulumi.get(self, "max_retries")
 
@@ -84,7 +84,7 @@ class ProviderArgs:
     @pulumi.getter(name="timeoutMs")
     def timeout_ms(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        Per-attempt timeout in milliseconds, 1 to 600000 (default 30000). Falls back to DOMAINAPI_TIMEOUT_MS.
+        Per-attempt timeout in milliseconds. From 1 to 600000. Default 30000. Falls back to the DOMAINAPI_TIMEOUT_MS environment variable.
         """
         return pulumi.get(self, "timeout_ms")
 
@@ -96,7 +96,7 @@ class ProviderArgs:
     @pulumi.getter(name="verifyOnRefresh")
     def verify_on_refresh(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        Whether `pulumi refresh` re-states every held record to find records removed outside Pulumi (a write request; default false). Falls back to DOMAINAPI_VERIFY_ON_REFRESH.
+        Not read (a setting would also verify, a write request, during `pulumi preview --refresh`): run `DOMAINAPI_VERIFY_ON_REFRESH=1 pulumi refresh` for one refresh that re-states every held record. Default false. Falls back to the DOMAINAPI_VERIFY_ON_REFRESH environment variable.
         """
         return pulumi.get(self, "verify_on_refresh")
 
@@ -123,10 +123,10 @@ class Provider(pulumi.ProviderResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] api_key: The API key, sent as `Authorization: Bearer <key>`. Falls back to the DOMAINAPI_API_KEY environment variable.
-        :param pulumi.Input[_builtins.str] base_url: The API's base address without `/v2`, e.g. `https://api.example.com`. Falls back to DOMAINAPI_BASE_URL.
-        :param pulumi.Input[_builtins.int] max_retries: How many times a failed request may be resent when that is safe, 0 to 10 (default 4). Falls back to DOMAINAPI_MAX_RETRIES.
-        :param pulumi.Input[_builtins.int] timeout_ms: Per-attempt timeout in milliseconds, 1 to 600000 (default 30000). Falls back to DOMAINAPI_TIMEOUT_MS.
-        :param pulumi.Input[_builtins.bool] verify_on_refresh: Whether `pulumi refresh` re-states every held record to find records removed outside Pulumi (a write request; default false). Falls back to DOMAINAPI_VERIFY_ON_REFRESH.
+        :param pulumi.Input[_builtins.str] base_url: The API's base address without `/v2`, e.g. `https://api.example.com`. A resource belongs to the API it was made on: a new base address of an explicit provider replaces its resources. Falls back to the DOMAINAPI_BASE_URL environment variable.
+        :param pulumi.Input[_builtins.int] max_retries: How many times a failed request may be resent when that is safe. From 0 to 10. Default 4. Falls back to the DOMAINAPI_MAX_RETRIES environment variable.
+        :param pulumi.Input[_builtins.int] timeout_ms: Per-attempt timeout in milliseconds. From 1 to 600000. Default 30000. Falls back to the DOMAINAPI_TIMEOUT_MS environment variable.
+        :param pulumi.Input[_builtins.bool] verify_on_refresh: Not read (a setting would also verify, a write request, during `pulumi preview --refresh`): run `DOMAINAPI_VERIFY_ON_REFRESH=1 pulumi refresh` for one refresh that re-states every held record. Default false. Falls back to the DOMAINAPI_VERIFY_ON_REFRESH environment variable.
         """
         ...
     @overload

@@ -30,28 +30,28 @@ class _ExportableConfig(types.ModuleType):
     @_builtins.property
     def base_url(self) -> Optional[str]:
         """
-        The API's base address without `/v2`, e.g. `https://api.example.com`. Falls back to DOMAINAPI_BASE_URL.
+        The API's base address without `/v2`, e.g. `https://api.example.com`. A resource belongs to the API it was made on: a new base address of an explicit provider replaces its resources. Falls back to the DOMAINAPI_BASE_URL environment variable.
         """
         return __config__.get('baseUrl')
 
     @_builtins.property
     def max_retries(self) -> Optional[int]:
         """
-        How many times a failed request may be resent when that is safe, 0 to 10 (default 4). Falls back to DOMAINAPI_MAX_RETRIES.
+        How many times a failed request may be resent when that is safe. From 0 to 10. Default 4. Falls back to the DOMAINAPI_MAX_RETRIES environment variable.
         """
         return __config__.get_int('maxRetries')
 
     @_builtins.property
     def timeout_ms(self) -> Optional[int]:
         """
-        Per-attempt timeout in milliseconds, 1 to 600000 (default 30000). Falls back to DOMAINAPI_TIMEOUT_MS.
+        Per-attempt timeout in milliseconds. From 1 to 600000. Default 30000. Falls back to the DOMAINAPI_TIMEOUT_MS environment variable.
         """
         return __config__.get_int('timeoutMs')
 
     @_builtins.property
     def verify_on_refresh(self) -> Optional[bool]:
         """
-        Whether `pulumi refresh` re-states every held record to find records removed outside Pulumi (a write request; default false). Falls back to DOMAINAPI_VERIFY_ON_REFRESH.
+        Not read (a setting would also verify, a write request, during `pulumi preview --refresh`): run `DOMAINAPI_VERIFY_ON_REFRESH=1 pulumi refresh` for one refresh that re-states every held record. Default false. Falls back to the DOMAINAPI_VERIFY_ON_REFRESH environment variable.
         """
         return __config__.get_bool('verifyOnRefresh')
 

@@ -1,0 +1,317 @@
+/**
+ * The schema of what the plugin offers beyond the manifest's tokens and settings: its types, each
+ * resource's inputs and outputs, each function's arguments and results, as Pulumi's package schema
+ * spells them (https://www.pulumi.com/docs/iac/extending-pulumi/schema/). schemaDocument.ts joins
+ * them with the manifest into schema.json (`npm run schema`); the SDKs are generated from that, and
+ * a test keeps them in step with the zod schemas that check() and the functions validate with.
+ */
+import { TOKENS } from "./manifest";
+
+/** A property of a Pulumi package schema. */
+export interface PropertySpec {
+  readonly type?: "string" | "integer" | "number" | "boolean" | "array" | "object";
+  readonly $ref?: string;
+  readonly items?: PropertySpec;
+  readonly additionalProperties?: PropertySpec;
+  readonly description?: string;
+  readonly secret?: boolean;
+  readonly replaceOnChanges?: boolean;
+}
+
+/** An object type of a Pulumi package schema. */
+export interface ObjectSpec {
+  readonly type?: "object";
+  readonly description?: string;
+  readonly properties: Readonly<Record<string, PropertySpec>>;
+  readonly required?: readonly string[];
+}
+
+/** A resource of a Pulumi package schema. */
+export interface ResourceSpec extends ObjectSpec {
+  readonly inputProperties: Readonly<Record<string, PropertySpec>>;
+  readonly requiredInputs?: readonly string[];
+}
+
+/** A function of a Pulumi package schema. */
+export interface FunctionSpec {
+  readonly description: string;
+  readonly inputs: ObjectSpec;
+  readonly outputs: ObjectSpec;
+}
+
+/** The package's description, for the registry and the SDKs' package files. */
+export const PACKAGE_INFO = {
+  displayName: "Domain API",
+  description:
+    "DNS template records, domain restores and contact lookups of a registrar's Domain Management API.",
+  keywords: ["pulumi", "dns", "registrar", "domain", "category/network", "kind/native"],
+  homepage: "https://www.npmjs.com/package/pulumi-domainapi",
+  license: "Apache-2.0",
+  publisher: "pulumi-domainapi",
+  repository: "https://www.npmjs.com/package/pulumi-domainapi",
+} as const;
+
+/** The description of the provider resource (its inputs are the manifest's settings). */
+export const PROVIDER_DESCRIPTION =
+  "The provider of the Domain API. Several providers in one program, each with its own key and base address, reach each its own account or environment.";
+
+/** The object types, by token. */
+export const TYPES: Readonly<Record<string, ObjectSpec>> = {
+  "domainapi:index:DnsRecord": {
+    type: "object",
+    description: "One DNS record of a template.",
+    properties: {
+      name: {
+        type: "string",
+        description: "Host name relative to the domain: `@` for the apex, `www`, `*.dev`, `_sip._tcp`.",
+      },
+      type: {
+        type: "string",
+        description:
+          "Record type (case-insensitive): A, AAAA, CNAME, MX, SRV, TXT, NS, CAA, TLSA, URLFWD, URLFWD301, URLCLO.",
+      },
+      content: {
+        type: "string",
+        description:
+          "Content; may contain `{domainname}`, replaced by the domain where the template is applied.",
+      },
+      priority: { type: "integer", description: "MX and SRV only (required there): 0-65535." },
+      weight: { type: "integer", description: "SRV only (required there): 0-65535." },
+      port: { type: "integer", description: "SRV only (required there): 0-65535." },
+    },
+    required: ["name", "type", "content"],
+  },
+  "domainapi:index:SafetyThreshold": {
+    type: "object",
+    description:
+      "Guard against mass changes: when the template holds at least `minExistingRecords` records and an update would change or delete more than `maxChangePercent` of them, preview and up stop before any request.",
+    properties: {
+      minExistingRecords: {
+        type: "integer",
+        description: "Below this many existing records the threshold does not apply. Default 10.",
+      },
+      maxChangePercent: {
+        type: "number",
+        description:
+          "Largest share of existing records an update may change or delete, in percent. Default 30.",
+      },
+    },
+  },
+  "domainapi:index:Contact": {
+    type: "object",
+    description: "A contact. Fields the API left out are absent.",
+    properties: {
+      handle: { type: "string", description: "The contact's handle." },
+      companyName: { type: "string", description: "Company name." },
+      name: { type: "string", description: "Name." },
+      address1: { type: "string", description: "First address line." },
+      address2: { type: "string", description: "Second address line." },
+      postalCode: { type: "string", description: "Postal code." },
+      city: { type: "string", description: "City." },
+      state: { type: "string", description: "State or province." },
+      country: { type: "string", description: "Two-letter ISO 3166-1 country code." },
+      phone: { type: "string", description: "Telephone number (e164a)." },
+      email: { type: "string", description: "E-mail address." },
+      status: {
+        type: "array",
+        items: { type: "string" },
+        description: "Statuses: ok, pending_update, pending_validation.",
+      },
+      connections: { type: "integer", description: "Number of domains using the contact." },
+      dateCreated: { type: "string", description: "When the contact was created, as the API sent it." },
+      dateLastUpdated: {
+        type: "string",
+        description: "When the contact was last updated, as the API sent it.",
+      },
+      autoDelete: { type: "boolean", description: "Whether the contact is deleted when no longer used." },
+      reference: { type: "string", description: "Your own reference." },
+    },
+    required: ["handle"],
+  },
+};
+
+/** The resources, by the manifest's tokens. */
+export const RESOURCE_SPECS: Readonly<Record<string, ResourceSpec>> = {
+  [TOKENS.records]: {
+    description:
+      "The DNS records of one DNS template. Updates are minimal PATCH requests that keep the ids of unchanged records, verified so that records removed outside Pulumi are found and restored.",
+    inputProperties: {
+      templateId: {
+        type: "string",
+        description:
+          "The DNS template whose records this resource manages. A new value replaces the resource.",
+        replaceOnChanges: true,
+      },
+      records: {
+        type: "array",
+        items: { $ref: "#/types/domainapi:index:DnsRecord" },
+        description: "The records. Order does not matter: they are kept in a canonical order.",
+      },
+      purge: {
+        type: "boolean",
+        description:
+          "`true` (default): the resource owns the whole template; create replaces every record with one PUT. `false`: it adds and removes only its own records, so other records of the template survive.",
+      },
+      safetyThreshold: {
+        $ref: "#/types/domainapi:index:SafetyThreshold",
+        description:
+          "Guard against mass changes. Default `{ minExistingRecords: 10, maxChangePercent: 30 }`.",
+      },
+    },
+    requiredInputs: ["templateId", "records"],
+    properties: {
+      templateId: { type: "string", description: "The DNS template whose records this resource manages." },
+      records: {
+        type: "object",
+        additionalProperties: { $ref: "#/types/domainapi:index:DnsRecord" },
+        description:
+          "The records held, by a key that stays the same for as long as the record lives (`name/type`, or longer where that is taken).",
+      },
+      ids: {
+        type: "object",
+        additionalProperties: { type: "string" },
+        description: "The API's record id of each held record, by the same key as `records`.",
+      },
+      purge: { type: "boolean", description: "Whether the resource owns the whole template." },
+      safetyThreshold: {
+        $ref: "#/types/domainapi:index:SafetyThreshold",
+        description: "The safety threshold in force.",
+      },
+      lastPlan: { type: "string", description: "Readable summary of the last create or update." },
+      untrackedAdds: {
+        type: "boolean",
+        description: "Set when an add may have reached the API without its id being learnt.",
+      },
+      untrackedRecords: {
+        type: "array",
+        items: { type: "string" },
+        description: "The records whose adds are of unknown outcome, as they read in messages.",
+      },
+      baseUrl: {
+        type: "string",
+        description:
+          "The API the resource was made on (without `/v2`); a preview against another one is refused.",
+      },
+    },
+    required: ["templateId", "records", "ids", "purge", "lastPlan"],
+  },
+  [TOKENS.restore]: {
+    description:
+      "Takes a domain out of quarantine (`POST /v2/domains/{domain}/restore`). A restore cannot be undone: deleting the resource makes no request. A new domain or new triggers restore again.",
+    inputProperties: {
+      domain: {
+        type: "string",
+        description:
+          "The domain to restore, e.g. `shop.example`; internationalized names are sent in their xn-- form.",
+        replaceOnChanges: true,
+      },
+      triggers: {
+        type: "array",
+        items: { $ref: "pulumi.json#/Any" },
+        description: "Any values; a change restores again.",
+        replaceOnChanges: true,
+      },
+    },
+    requiredInputs: ["domain"],
+    properties: {
+      domain: { type: "string", description: "The restored domain, in the form the API takes." },
+      triggers: {
+        type: "array",
+        items: { $ref: "pulumi.json#/Any" },
+        description: "The triggers of the last restore.",
+      },
+      restoredAt: {
+        type: "string",
+        description: "When the restore was confirmed (UTC, `YYYY-MM-DDThh:mm:ssZ`).",
+      },
+      unconfirmed: {
+        type: "boolean",
+        description: "Set when the restore's answer was lost; the next `pulumi up` confirms it.",
+      },
+      baseUrl: {
+        type: "string",
+        description:
+          "The API the resource was made on (without `/v2`); a preview against another one is refused.",
+      },
+    },
+    required: ["domain"],
+  },
+};
+
+/** The functions, by the manifest's tokens. */
+export const FUNCTION_SPECS: Readonly<Record<string, FunctionSpec>> = {
+  [TOKENS.contacts]: {
+    description:
+      "Lists the contacts that match the filters, every page of them (or one page). Filters are passed through verbatim: `%` is the API's wildcard.",
+    inputs: {
+      properties: {
+        handle: { type: "string", description: "Handle filter." },
+        companyName: { type: "string", description: "Company name filter." },
+        name: { type: "string", description: "Name filter." },
+        address1: { type: "string", description: "First address line filter." },
+        address2: { type: "string", description: "Second address line filter." },
+        postalCode: { type: "string", description: "Postal code filter." },
+        city: { type: "string", description: "City filter." },
+        state: { type: "string", description: "State filter." },
+        country: { type: "string", description: "Two-letter ISO 3166-1 code, any case (sent upper-cased)." },
+        phone: { type: "string", description: "Telephone number in e164a format." },
+        email: { type: "string", description: "E-mail filter, e.g. `%@example.com`." },
+        status: {
+          type: "array",
+          items: { type: "string" },
+          description: "Contacts holding any of these statuses: ok, pending_update, pending_validation.",
+        },
+        connections: {
+          type: "string",
+          description: "A count (`5`) or a comparison (`>5`, `>=5`, `<5`, `<=5`).",
+        },
+        dateCreated: {
+          type: "string",
+          description: "`YYYY-MM-DDThh:mm:ssZ` with an optional leading `>`, `<`, `>=` or `<=`.",
+        },
+        dateLastUpdated: { type: "string", description: "Same forms as `dateCreated`." },
+        autoDelete: { type: "boolean", description: "Auto-delete filter." },
+        reference: { type: "string", description: "Reference filter." },
+        sort: {
+          type: "string",
+          description: "`-connections,name`: fields separated by commas; a leading `-` sorts descending.",
+        },
+        page: { type: "integer", description: "Fetch this page alone (from 1), in the API's page size." },
+        perPage: {
+          type: "integer",
+          description: "Results per page asked for, 1 to 100 (default 50); the API may serve fewer.",
+        },
+        limit: { type: "integer", description: "Most contacts to return in all. Not sent." },
+        concurrency: {
+          type: "integer",
+          description: "Most page requests in flight at once, 1 to 16. Not sent.",
+        },
+      },
+    },
+    outputs: {
+      properties: {
+        contacts: {
+          type: "array",
+          items: { $ref: "#/types/domainapi:index:Contact" },
+          description: "The contacts, in the API's order, each once, at most `limit` of them.",
+        },
+        total: { type: "integer", description: "Number of contacts matching the filters." },
+        pages: { type: "integer", description: "Number of pages at the page size the API used." },
+        perPage: { type: "integer", description: "Contacts per page the API served." },
+      },
+      required: ["contacts", "total", "pages", "perPage"],
+    },
+  },
+};
+
+/** What each SDK generator needs to know. */
+export const LANGUAGE = {
+  go: {
+    importBasePath: "github.com/pulumi-domainapi/sdk/go/domainapi",
+    generateResourceContainerTypes: true,
+    respectSchemaVersion: true,
+  },
+  python: { packageName: "pulumi_domainapi", pyproject: { enabled: true }, respectSchemaVersion: true },
+  csharp: { rootNamespace: "DomainApi", packageReferences: { Pulumi: "3.*" } },
+  nodejs: { packageName: "@pulumi-domainapi/sdk", dependencies: { "@pulumi/pulumi": "^3.139.0" } },
+} as const;
