@@ -23,4 +23,6 @@ fs.writeFileSync(file, `${JSON.stringify(schemaDocument(schemaBuild(version)), n
 execFileSync(path.join(root, "node_modules", ".bin", "biome"), ["format", "--write", file], {
   stdio: "ignore",
 });
+// The build just made holds the schema of before: give it this one too.
+fs.copyFileSync(file, path.join(root, "dist", "provider", "plugin", "schema.json"));
 console.log(`gen-schema: wrote ${path.relative(root, file)} (version ${version})`);

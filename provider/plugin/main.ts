@@ -5,9 +5,10 @@
  * stdout and calls the gRPC service (server.ts) there. No dynamic require: it bundles into one file.
  */
 import * as grpc from "@grpc/grpc-js";
+import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { attachToEngine } from "../log";
 import schema from "./schema.json";
-import { ResourceProviderService, resourceProviderServer } from "./server";
+import { resourceProviderServer } from "./server";
 
 attachToEngine(process.argv.slice(2).find((a) => !a.startsWith("-")));
 const server = new grpc.Server({ "grpc.max_receive_message_length": 400 << 20 }); // large templates

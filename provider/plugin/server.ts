@@ -7,7 +7,6 @@
 import * as grpc from "@grpc/grpc-js";
 import type * as pulumi from "@pulumi/pulumi";
 import { type PluginAttach, PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
-import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as pb from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { Any } from "google-protobuf/google/protobuf/any_pb";
@@ -18,8 +17,6 @@ import { PartialFailure } from "../partialFailure";
 import { changedProperties, detailedDiff, engineKind } from "../propertyDiff";
 import { diffProviderInputs, providerInputFailures, settingsSourceOf } from "../session";
 import { markSecretSettings, markSecrets, type Props, plain } from "./secrets";
-
-export { ResourceProviderService };
 
 const { DIFF_SOME, DIFF_NONE, DIFF_UNKNOWN } = pb.DiffResponse.DiffChanges;
 const toJs = (s: Struct | undefined): Props => (s?.toJavaScript() ?? {}) as Props;

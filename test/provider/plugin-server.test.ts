@@ -5,7 +5,7 @@
  */
 import * as grpc from "@grpc/grpc-js";
 import { PluginAttach, type PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
-import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import { ResourceProviderClient, ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as pb from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
@@ -13,7 +13,7 @@ import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOKENS } from "../../provider/manifest";
 import { isSecret, secret } from "../../provider/plugin/secrets";
-import { ResourceProviderService, resourceProviderServer } from "../../provider/plugin/server";
+import { resourceProviderServer } from "../../provider/plugin/server";
 import { API_KEY, useSandbox } from "../sandbox/helpers";
 
 type Props = Record<string, unknown>;
