@@ -1,23 +1,32 @@
 /**
- * The provider plugin against the dynamic resources and the engine's floor, side by side in one run:
- * `pulumi up` (a create) of 100 templates of 10 records through each, and the state each leaves per
- * resource. The same Node inline program shape drives all three, so only the provider differs:
+ * The provider's four ways to the engine, side by side in one run: `pulumi up` (a create) and then
+ * `pulumi preview` (nothing to change) of n templates of 10 records through each, the plugin
+ * process's peak memory over both, and the state each leaves per resource. The same Node inline
+ * program shape drives all four, so only the provider differs:
  *
- * - plugin: `domainapi:index:DnsTemplateRecords` through `pulumi-resource-domainapi` of the
- *   installed package (one process for the provider, found through `plugins.providers` as a YAML
- *   program finds it);
+ * - floor: test/fixtures/engine-floor, a dynamic resource that echoes its inputs (the engine alone);
  * - dynamic: the package's `DnsTemplateRecords` (the dynamic-provider host, `__provider` stored);
- * - floor: test/fixtures/engine-floor, a dynamic resource that echoes its inputs.
+ * - npm plugin: `domainapi:index:DnsTemplateRecords` through `pulumi-resource-domainapi` of the
+ *   installed package (the launcher and the user's Node, found through `plugins.providers`);
+ * - binary: the same through the release binary (dist/plugin, `npm run dist`) installed with
+ *   `pulumi plugin install --file` into a PULUMI_HOME of its own.
  *
- * The package, the stacks and the records are those of the engine benchmark (bench/lib).
+ * Also the start of each plugin on its own: from exec to the port on its first line (what the
+ * engine waits for), and its resident memory then.
  *
- *   npm run build && bash scripts/with-pulumi.sh node bench/plugin.ts
+ *   npm run build && npm run dist && bash scripts/with-pulumi.sh node bench/plugin.ts --sizes 100,1000
  */
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { performance } from "node:perf_hooks";
+import { parseArgs } from "node:util";
 import type { ConfigMap, PulumiFn } from "@pulumi/pulumi/automation/index.js";
 import { DYNAMIC_TOKENS, TOKENS } from "../provider/manifest.ts";
-import { API_KEY, installedPackage, sdk } from "./lib/package.ts";
-import { kib, median, ms, ratio, table } from "./lib/report.ts";
+import { type InstalledPlugin, installPluginBinary } from "../scripts/lib/plugin-install.ts";
+import { API_KEY, installedPackage, repoRoot, sdk } from "./lib/package.ts";
+import { kib, median, mib, ms, ratio, table } from "./lib/report.ts";
+import { withPeakMemory } from "./lib/sampling.ts";
 import { startSandbox } from "./lib/sandbox.ts";
 import {
   type BenchStack,
@@ -31,8 +40,16 @@ import {
   templateOf,
 } from "./lib/stacks.ts";
 
-const STACK_SIZE = Number(process.env.BENCH_STACK_SIZE ?? 100);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const { values } = parseArgs({
+  options: {
+    sizes: { type: "string", default: process.env.BENCH_STACK_SIZE ?? "100" },
+    rounds: { type: "string", default: process.env.BENCH_ROUNDS ?? "3" },
+    "start-runs": { type: "string", default: "7" },
+  },
+});
+const SIZES = values.sizes.split(",").map((s) => Number(s.trim()));
+const ROUNDS = Number(values.rounds);
+const START_RUNS = Number(values["start-runs"]);
 
 /** The plugin's resource, registered by its type token (what a generated SDK does). */
 class PluginTemplateRecords extends sdk.CustomResource {
@@ -51,16 +68,27 @@ function pluginProgram(n: number): PulumiFn {
   };
 }
 
+type VariantName = "floor" | "dynamic" | "npm plugin" | "binary";
+
 interface Variant {
-  readonly name: "floor" | "dynamic" | "plugin";
+  readonly name: VariantName;
   /** The state's type of the resources measured. */
   readonly type: string;
+  /** What the plugin process's command line holds (to sample its memory). */
+  readonly process: string;
   readonly stack: BenchStack;
 }
 
-async function main(): Promise<void> {
+interface Runs {
+  up: number[];
+  preview: number[];
+  peakKib: number;
+}
+
+/** One stack size: every variant's up and preview, `rounds` times, each round led by another variant. */
+async function benchSize(n: number, rounds: number, binary: InstalledPlugin): Promise<string> {
   const sandbox = await startSandbox({ apiKey: API_KEY, seed: { templates: {} } });
-  for (let i = 0; i < STACK_SIZE; i++) sandbox.seedTemplate(templateOf(i), []);
+  for (let i = 0; i < n; i++) sandbox.seedTemplate(templateOf(i), []);
   const backendDir = newBackend();
   const config: ConfigMap = {
     "domainapi:baseUrl": { value: sandbox.url },
@@ -72,88 +100,198 @@ async function main(): Promise<void> {
       {
         name: "floor",
         type: "pulumi-nodejs:dynamic/domainapi:EngineFloor",
-        stack: await createStack("floor", floorProgram(STACK_SIZE), backendDir),
+        process: "dynamic-provider",
+        stack: await createStack("floor", floorProgram(n), backendDir),
       },
       {
         name: "dynamic",
         type: DYNAMIC_TOKENS.records,
-        stack: await createStack("dynamic", recordsProgram(STACK_SIZE), backendDir, { config }),
+        process: "dynamic-provider",
+        stack: await createStack("dynamic", recordsProgram(n), backendDir, { config }),
       },
       {
-        name: "plugin",
+        name: "npm plugin",
         type: TOKENS.records,
-        stack: await createStack("plugin", pluginProgram(STACK_SIZE), backendDir, {
+        process: path.join("plugin", "main.js"),
+        stack: await createStack("npm-plugin", pluginProgram(n), backendDir, {
           config,
           pluginProviders: [{ name: "domainapi", path: installedPackage }],
         }),
       },
+      {
+        name: "binary",
+        type: TOKENS.records,
+        process: binary.executable,
+        stack: await createStack("binary", pluginProgram(n), backendDir, {
+          config,
+          env: { PULUMI_HOME: binary.env.PULUMI_HOME },
+        }),
+      },
     );
 
-    const runs: Record<Variant["name"], number[]> = { floor: [], dynamic: [], plugin: [] };
-    for (let round = 0; round < ROUNDS; round++) {
+    const runs: Record<VariantName, Runs> = {
+      floor: { up: [], preview: [], peakKib: 0 },
+      dynamic: { up: [], preview: [], peakKib: 0 },
+      "npm plugin": { up: [], preview: [], peakKib: 0 },
+      binary: { up: [], preview: [], peakKib: 0 },
+    };
+    for (let round = 0; round < rounds; round++) {
       // Each round starts with another variant, so that none always runs on a cold or a warm machine.
       const start = round % variants.length;
-      for (const { name, stack } of [...variants.slice(start), ...variants.slice(0, start)]) {
-        const t0 = performance.now();
-        const up = await stack.stack.up();
-        if (up.summary.result !== "succeeded") throw new Error(`${name}: up ${up.summary.result}`);
-        runs[name].push(performance.now() - t0);
-        if (round < ROUNDS - 1) await stack.stack.destroy();
+      for (const { name, stack, process: match } of [...variants.slice(start), ...variants.slice(0, start)]) {
+        const mine = runs[name];
+        const { peakKib } = await withPeakMemory(
+          backendDir,
+          async () => {
+            let t0 = performance.now();
+            const up = await stack.stack.up();
+            if (up.summary.result !== "succeeded") throw new Error(`${name}: up ${up.summary.result}`);
+            mine.up.push(performance.now() - t0);
+            t0 = performance.now();
+            const preview = await stack.stack.preview();
+            mine.preview.push(performance.now() - t0);
+            const changed = Object.entries(preview.changeSummary).filter(
+              ([op, count]) => op !== "same" && count > 0,
+            );
+            if (changed.length > 0)
+              throw new Error(`${name}: the preview after up changes ${JSON.stringify(changed)}`);
+          },
+          match,
+        );
+        mine.peakKib = Math.max(mine.peakKib, peakKib);
+        if (round < rounds - 1) await stack.stack.destroy();
       }
     }
+    // Every variant but the floor sent one PUT per template and up (the create).
     const puts = sandbox.requests.filter((r) => r.method === "PUT" && r.status === 200).length;
-    if (puts !== 2 * STACK_SIZE * ROUNDS)
-      throw new Error(`expected ${2 * STACK_SIZE * ROUNDS} PUTs, saw ${puts}`);
+    if (puts !== 3 * n * rounds) throw new Error(`expected ${3 * n * rounds} PUTs, saw ${puts}`);
 
-    const floorMs = median(runs.floor);
+    const floor = runs.floor;
     const rows: string[][] = [];
     let floorBytes = 0;
     for (const { name, type, stack } of variants) {
       const mine = (await exportedResources(stack)).filter((r) => r.type === type);
       const bytes =
-        mine.reduce((n, r) => n + Buffer.byteLength(JSON.stringify(r)), 0) / Math.max(mine.length, 1);
+        mine.reduce((k, r) => k + Buffer.byteLength(JSON.stringify(r)), 0) / Math.max(mine.length, 1);
       if (name === "floor") floorBytes = bytes;
-      const upMs = median(runs[name]);
+      const r = runs[name];
       // Each round's ratio to that round's floor: robust to the machine's load drifting between rounds.
-      const roundRatios = runs[name].map((x, r) => x / (runs.floor[r] ?? x));
+      const upRatio = median(r.up.map((x, i) => x / (floor.up[i] ?? x)));
+      const previewRatio = median(r.preview.map((x, i) => x / (floor.preview[i] ?? x)));
       rows.push([
         name,
-        ms(upMs),
-        runs[name].map((x) => `${Math.round(x)}`).join(", "),
-        ratio(upMs / floorMs),
-        ratio(median(roundRatios)),
-        `${((upMs - floorMs) / STACK_SIZE).toFixed(1)} ms`,
+        `${ms(median(r.up))} (${r.up.map((x) => Math.round(x)).join(", ")})`,
+        ratio(upRatio),
+        `${ms(median(r.preview))} (${r.preview.map((x) => Math.round(x)).join(", ")})`,
+        ratio(previewRatio),
+        `${((median(r.up) - median(floor.up)) / n).toFixed(1)} ms`,
+        mib(r.peakKib),
         kib(bytes),
         ratio(bytes / floorBytes),
       ]);
     }
-    console.log(
-      [
-        `### pulumi up of ${STACK_SIZE} templates x 10 records: plugin, dynamic resources, engine floor`,
-        "",
-        `A create of each stack, ${ROUNDS} rounds, each starting with another variant (destroy in between), median shown. State: bytes of one resource in \`pulumi stack export\`.`,
-        "",
-        table(
-          [
-            "provider",
-            "up (median)",
-            "runs (ms)",
-            "ratio to floor",
-            "median of per-round ratios",
-            "above floor per resource",
-            "state per resource",
-            "state ratio to floor",
-          ],
-          rows,
-        ),
-      ].join("\n"),
-    );
+    return [
+      `### pulumi up and preview of ${n} templates x 10 records: release binary, npm plugin, dynamic resources, engine floor`,
+      "",
+      `A create (up) then a preview with nothing to change, ${rounds} round(s), each led by another variant (destroy in between); median, runs in brackets. Ratios: the median of each round's ratio to that round's floor. Peak RSS: the provider's plugin process over up and preview (VmHWM, sampled every 50 ms). State: bytes of one resource in \`pulumi stack export\`.`,
+      "",
+      table(
+        [
+          "provider",
+          "up (runs, ms)",
+          "up / floor",
+          "preview (runs, ms)",
+          "preview / floor",
+          "up above floor per resource",
+          "plugin peak RSS",
+          "state per resource",
+          "state / floor",
+        ],
+        rows,
+      ),
+    ].join("\n");
   } finally {
     await removeStacks(
       variants.map((v) => v.stack),
       backendDir,
     );
     await sandbox.close();
+  }
+}
+
+/** Starts `command` as the engine would (no engine address needed to serve) until it prints its port. */
+async function startOnce(command: string): Promise<{ ms: number; rssKib: number }> {
+  const t0 = performance.now();
+  const child = spawn(command, [], { stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => {
+    stderr += d.toString();
+  });
+  try {
+    const elapsed = await new Promise<number>((resolve, reject) => {
+      let out = "";
+      child.stdout.on("data", (d: Buffer) => {
+        out += d.toString();
+        if (/^\d+\n/.test(out)) resolve(performance.now() - t0);
+      });
+      child.on("exit", (code) =>
+        reject(new Error(`${command} exited ${code} before its port:\n${out}${stderr}`)),
+      );
+    });
+    // The process the engine talks to: the launcher's Node replaces the shell (exec), same pid.
+    const status = fs.readFileSync(`/proc/${child.pid}/status`, "utf8");
+    return { ms: elapsed, rssKib: Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) };
+  } finally {
+    child.kill();
+  }
+}
+
+/** Each plugin's start: median time to its port and resident memory then, over `runs` starts. */
+async function benchStart(binary: InstalledPlugin, runs: number): Promise<string> {
+  const commands: Array<[string, string]> = [
+    ["npm plugin (launcher + Node)", path.join(installedPackage, "pulumi-resource-domainapi")],
+    ["binary", binary.executable],
+  ];
+  const rows: string[][] = [];
+  let npmMs = 0;
+  for (const [name, command] of commands) {
+    await startOnce(command); // warm the page cache
+    const starts: Array<{ ms: number; rssKib: number }> = [];
+    for (let i = 0; i < runs; i++) starts.push(await startOnce(command));
+    const t = median(starts.map((s) => s.ms));
+    if (npmMs === 0) npmMs = t;
+    rows.push([
+      name,
+      ms(t),
+      ratio(t / npmMs),
+      mib(median(starts.map((s) => s.rssKib))),
+      `${(fs.statSync(fs.realpathSync(command)).size / 2 ** 20).toFixed(0)} MiB`,
+    ]);
+  }
+  return [
+    "### The plugin's start: exec to its port, and its memory then",
+    "",
+    `${runs} starts each after one to warm the page cache, median. RSS: VmHWM when the port is printed. Size: the file the engine executes (the npm plugin's is its launcher; it also needs Node, about 120 MB).`,
+    "",
+    table(["plugin", "start", "ratio to npm plugin", "peak RSS at start", "executable"], rows),
+  ].join("\n");
+}
+
+async function main(): Promise<void> {
+  if (SIZES.some((n) => !Number.isInteger(n) || n < 1) || !(ROUNDS >= 1) || !(START_RUNS >= 1)) {
+    throw new Error("usage: node bench/plugin.ts [--sizes 100,1000] [--rounds 3] [--start-runs 7]");
+  }
+  const binary = await installPluginBinary(repoRoot);
+  try {
+    const sections = [await benchStart(binary, START_RUNS)];
+    console.log(sections[0]);
+    for (const n of SIZES) {
+      // At 1,000 one round of the four takes most of an hour on a small machine.
+      const section = await benchSize(n, n >= 1000 ? 1 : ROUNDS, binary);
+      console.log(`\n${section}`);
+    }
+  } finally {
+    binary.cleanup();
   }
 }
 

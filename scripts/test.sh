@@ -10,6 +10,12 @@ npm run --silent build
 npm run --silent check
 # The CI workflow users copy (examples/ci) is linted, so it cannot rot.
 "$(bash scripts/ensure-actionlint.sh)" examples/ci/.github/workflows/*.yml
+# The plugin binaries (scripts/dist.ts) for the tests that read and run them: made once per run,
+# only when those tests run (all of them, or a filter naming them), and copied from the cache when
+# this commit's were made before.
+if [ $# -eq 0 ] || printf '%s\n' "$@" | grep -q 'plugin-binar'; then
+  npm run --silent dist
+fi
 mkdir -p test/.work
 results=test/.work/vitest-results.json
 rm -f "$results"

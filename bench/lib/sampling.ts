@@ -1,18 +1,19 @@
 /**
- * Peak memory of the engine's dynamic-provider plugin processes, sampled from /proc. Only the
- * processes whose environment names the benchmark's own state backend are counted, so other Pulumi
- * runs on the machine are not.
+ * Peak memory of the engine's plugin processes (the dynamic-provider host by default, or any
+ * provider plugin named by its command line), sampled from /proc. Only the processes whose
+ * environment names the benchmark's own state backend are counted, so other Pulumi runs on the
+ * machine are not.
  */
 import * as fs from "node:fs";
 
-/** The dynamic-provider plugin processes started for `backendDir`, by pid. */
-export function providerProcesses(backendDir: string): string[] {
+/** The plugin processes started for `backendDir` whose command line holds `match`, by pid. */
+export function providerProcesses(backendDir: string, match = "dynamic-provider"): string[] {
   const pids: string[] = [];
   for (const entry of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8");
-      if (!cmdline.includes("dynamic-provider")) continue;
+      if (!cmdline.includes(match)) continue;
       const environ = fs.readFileSync(`/proc/${entry}/environ`, "utf8");
       if (environ.includes(`file://${backendDir}`)) pids.push(entry);
     } catch {
@@ -29,11 +30,19 @@ export interface Sampled<T> {
   readonly peakKib: number;
 }
 
-/** Samples the peak resident set (VmHWM) of the plugin processes every 50 ms while `work` runs. */
-export async function withPeakMemory<T>(backendDir: string, work: () => Promise<T>): Promise<Sampled<T>> {
+/**
+ * Samples the peak resident set (VmHWM) of the plugin processes every 50 ms while `work` runs.
+ *
+ * @param match what the plugin's command line holds (default: the dynamic-provider host)
+ */
+export async function withPeakMemory<T>(
+  backendDir: string,
+  work: () => Promise<T>,
+  match?: string,
+): Promise<Sampled<T>> {
   let peakKib = 0;
   const sample = (): void => {
-    for (const pid of providerProcesses(backendDir)) {
+    for (const pid of providerProcesses(backendDir, match)) {
       try {
         const hwm = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
         if (hwm) peakKib = Math.max(peakKib, Number(hwm[1]));

@@ -41,20 +41,33 @@ export interface Project {
   cleanup(): void;
 }
 
+/** How {@link createProject} sets a project up. */
+export interface ProjectOptions {
+  /** Link the package into the project's node_modules (default true); false: nothing installed there. */
+  link?: boolean;
+  /** Variables that replace the inherited ones (PATH without Node, a PULUMI_HOME of its own). */
+  env?: Record<string, string>;
+}
+
 /**
  * Copies `files` (name -> text) into a fresh project directory and links the package there.
  *
  * @param extraPath directories to put first on PATH (a language host)
  */
-export function createProject(files: Record<string, string>, extraPath: string[] = []): Project {
+export function createProject(
+  files: Record<string, string>,
+  extraPath: string[] = [],
+  options: ProjectOptions = {},
+): Project {
   const dir = fs.mkdtempSync(path.join(workRoot, "plugin-"));
   const backend = fs.mkdtempSync(path.join(os.tmpdir(), "domainapi-plugin-state-"));
   for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
-  linkPackage(dir);
+  if (options.link !== false) linkPackage(dir);
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     ...engineEnv(backend),
     PATH: [...extraPath, process.env.PATH ?? ""].join(path.delimiter),
+    ...options.env,
   };
   // Settings for the default provider must not leak in from the developer's shell.
   for (const key of Object.keys(env)) if (key.startsWith("DOMAINAPI_")) delete env[key];

@@ -7,7 +7,8 @@
 //	go-program up|destroy
 //
 // Settings come from the environment: LIVE_URL, LIVE_KEY, TEST_URL, TEST_KEY, WWW_ADDRESS,
-// API_ADDRESS, PLUGIN_DIR (the package, holding pulumi-resource-domainapi), WORK_DIR.
+// API_ADDRESS, PLUGIN_DIR (the package, holding pulumi-resource-domainapi; empty: the plugin
+// installed with `pulumi plugin install`), WORK_DIR.
 package main
 
 import (
@@ -106,7 +107,9 @@ func run(step string) error {
 	project := workspace.Project{
 		Name:    tokens.PackageName("domainapi-go"),
 		Runtime: workspace.NewProjectRuntimeInfo("go", nil),
-		Plugins: &workspace.Plugins{Providers: []workspace.PluginOptions{{Name: "domainapi", Path: os.Getenv("PLUGIN_DIR")}}},
+	}
+	if dir := os.Getenv("PLUGIN_DIR"); dir != "" {
+		project.Plugins = &workspace.Plugins{Providers: []workspace.PluginOptions{{Name: "domainapi", Path: dir}}}
 	}
 	stack, err := auto.UpsertStackInlineSource(ctx, "dev", "domainapi-go", program,
 		auto.Project(project), auto.WorkDir(os.Getenv("WORK_DIR")), auto.SecretsProvider("passphrase"))
