@@ -6,9 +6,9 @@
  * for the command; never during a preview's refresh through a stack setting.
  */
 
-import { type Sandbox, type SandboxRecord, startSandbox } from "domainapi-sandbox";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { TestStack } from "./harness";
+import type { Sandbox, SandboxRecord } from "domainapi-sandbox";
+import { afterEach, describe, expect, it } from "vitest";
+import { type TestStack, useSandbox } from "./harness";
 import {
   API_KEY,
   type DesiredRecord,
@@ -33,13 +33,9 @@ function ours(sandbox: Sandbox, templateId: string): SandboxRecord[] {
   return (sandbox.templateRecords(templateId) ?? []).filter((r) => r.name !== "legacy");
 }
 
-let sandbox: Sandbox;
+const sandbox = useSandbox({ apiKey: API_KEY });
 let s: TestStack | undefined;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ apiKey: API_KEY });
-  return async () => sandbox.close();
-});
 afterEach(async () => {
   await s?.cleanup();
   s = undefined;
