@@ -126,7 +126,7 @@ describe("verified updates: records removed outside Pulumi", () => {
     // Every attempt of the first PATCH is dropped before it applies, then answered 503.
     sandbox.addFault({ method: "PATCH", drop: "before", times: 10 });
     // The verifying PATCH carries no add: it is resent as maxRetries allows, then the up fails
-    // saying so (the error in full is asserted in test/provider/records-provider.test.ts).
+    // saying so (the error in full is asserted in test/provider/records/provider.test.ts).
     await expect(s.up()).rejects.toThrow(
       /PATCH \/v2\/dns\/templates\/tpl-1\/records lost the connection[\s\S]*The request is safe to repeat: run the operation again/,
     );
