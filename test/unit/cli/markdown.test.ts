@@ -10,22 +10,22 @@ import * as path from "node:path";
 import { PassThrough } from "node:stream";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { NO_CHANGES, NOTHING_PLANNED, PLAN_HEADING, planMarkdown } from "../../provider/cli/markdown";
-import { type PlanCommandIo, runPlanCommand } from "../../provider/cli/plan";
+import { NO_CHANGES, NOTHING_PLANNED, PLAN_HEADING, planMarkdown } from "../../../provider/cli/markdown";
+import { type PlanCommandIo, runPlanCommand } from "../../../provider/cli/plan";
 import {
   PreviewInputError,
   parsePreview,
   previewErrors,
   previewFromEngineEvents,
-} from "../../provider/cli/preview";
-import { planComment, planExpectation } from "../../provider/cli/review";
-import { TEMPLATE_RECORDS_TYPES, templatePlans } from "../../provider/cli/templatePlans";
+} from "../../../provider/cli/preview";
+import { planComment, planExpectation } from "../../../provider/cli/review";
+import { TEMPLATE_RECORDS_TYPES, templatePlans } from "../../../provider/cli/templatePlans";
 
 const TEMPLATE_RECORDS_TYPE = TEMPLATE_RECORDS_TYPES[0]!;
 
-import { UNKNOWN } from "../../provider/engine";
+import { UNKNOWN } from "../../../provider/engine";
 
-const fixtures = path.join(__dirname, "..", "fixtures", "preview");
+const fixtures = path.join(__dirname, "..", "..", "fixtures", "preview");
 
 /** The whole plan of a preview that changes no template: and `up` may then change none. */
 const NOTHING_TO_CHANGE = [

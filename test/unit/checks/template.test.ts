@@ -3,13 +3,13 @@
  * domain, and lifting: through the record validation and `check()`, as a preview meets them.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { readLiftedChecks, verdictOf } from "../../provider/checks/lift";
-import { findingText } from "../../provider/checks/rules";
-import { checkTemplate, templateNameOf } from "../../provider/checks/template";
-import type { RecordSpec } from "../../provider/records/model";
-import * as provider from "../../provider/records/provider";
-import { validateTemplateRecordsInputs } from "../../provider/records/validate";
-import { configureWith } from "../../provider/session";
+import { readLiftedChecks, verdictOf } from "../../../provider/checks/lift";
+import { findingText } from "../../../provider/checks/rules";
+import { checkTemplate, templateNameOf } from "../../../provider/checks/template";
+import type { RecordSpec } from "../../../provider/records/model";
+import * as provider from "../../../provider/records/provider";
+import { validateTemplateRecordsInputs } from "../../../provider/records/validate";
+import { configureWith } from "../../../provider/session";
 
 function findings(records: RecordSpec[]) {
   return checkTemplate(records.map((record, i) => ({ path: `records[${i}]`, record })));

@@ -5,8 +5,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { planMarkdown } from "../../provider/cli/markdown";
-import { templatePlans } from "../../provider/cli/templatePlans";
+import { planMarkdown } from "../../../provider/cli/markdown";
+import { templatePlans } from "../../../provider/cli/templatePlans";
 
 type Props = Record<string, unknown>;
 const TYPE = "pulumi-nodejs:dynamic/domainapi:DnsTemplateRecords";

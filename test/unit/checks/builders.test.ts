@@ -15,13 +15,13 @@ import {
   SPF_ALL,
   type SpfArgs,
   spf,
-} from "../../provider/checks/builders";
-import { CAA_TAGS, readCaa } from "../../provider/checks/caa";
-import { readDmarc } from "../../provider/checks/dmarc";
-import { readSpf } from "../../provider/checks/spf";
-import { checkTemplate } from "../../provider/checks/template";
-import type { RecordSpec } from "../../provider/records/model";
-import { validateRecords } from "../../provider/records/validate";
+} from "../../../provider/checks/builders";
+import { CAA_TAGS, readCaa } from "../../../provider/checks/caa";
+import { readDmarc } from "../../../provider/checks/dmarc";
+import { readSpf } from "../../../provider/checks/spf";
+import { checkTemplate } from "../../../provider/checks/template";
+import type { RecordSpec } from "../../../provider/records/model";
+import { validateRecords } from "../../../provider/records/validate";
 
 /** The record passes the record validation and every template check, alone. */
 function expectAccepted(record: RecordSpec): void {

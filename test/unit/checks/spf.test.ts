@@ -3,10 +3,10 @@
  * fire with the path, rule, section and fix a user reads, and lookups are counted term by term.
  */
 import { describe, expect, it } from "vitest";
-import { findingText } from "../../provider/checks/rules";
-import { readSpf } from "../../provider/checks/spf";
-import { checkTemplate } from "../../provider/checks/template";
-import type { RecordSpec } from "../../provider/records/model";
+import { findingText } from "../../../provider/checks/rules";
+import { readSpf } from "../../../provider/checks/spf";
+import { checkTemplate } from "../../../provider/checks/template";
+import type { RecordSpec } from "../../../provider/records/model";
 
 function findings(records: RecordSpec[]) {
   return checkTemplate(records.map((record, i) => ({ path: `records[${i}]`, record })));

@@ -16,12 +16,12 @@ import {
   type PullRequestComment,
   parseComments,
   reviewedPlan,
-} from "../../provider/cli/comments";
-import { type PlanCommandIo, runPlanCommand } from "../../provider/cli/plan";
-import { parsePreview } from "../../provider/cli/preview";
-import { planComment, planExpectation } from "../../provider/cli/review";
+} from "../../../provider/cli/comments";
+import { type PlanCommandIo, runPlanCommand } from "../../../provider/cli/plan";
+import { parsePreview } from "../../../provider/cli/preview";
+import { planComment, planExpectation } from "../../../provider/cli/review";
 
-const fixtures = path.join(__dirname, "..", "fixtures", "preview");
+const fixtures = path.join(__dirname, "..", "..", "fixtures", "preview");
 const update = parsePreview(fs.readFileSync(path.join(fixtures, "update.json"), "utf8"));
 const failed = parsePreview(fs.readFileSync(path.join(fixtures, "failed.json"), "utf8"));
 

@@ -3,10 +3,10 @@
  * parse and reserved flag bits fail, and a tag outside the IANA registry warns.
  */
 import { describe, expect, it } from "vitest";
-import { readCaa } from "../../provider/checks/caa";
-import { findingText } from "../../provider/checks/rules";
-import { checkTemplate } from "../../provider/checks/template";
-import type { RecordSpec } from "../../provider/records/model";
+import { readCaa } from "../../../provider/checks/caa";
+import { findingText } from "../../../provider/checks/rules";
+import { checkTemplate } from "../../../provider/checks/template";
+import type { RecordSpec } from "../../../provider/records/model";
 
 function findings(records: RecordSpec[]) {
   return checkTemplate(records.map((record, i) => ({ path: `records[${i}]`, record })));

@@ -7,10 +7,10 @@
  */
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { NO_CHANGES } from "../../provider/cli/markdown";
-import { type PlanCommandIo, runPlanCommand } from "../../provider/cli/plan";
-import { planComment, planExpectation, planExpectationResult } from "../../provider/cli/review";
-import { TEMPLATE_RECORDS_TYPES } from "../../provider/cli/templatePlans";
+import { NO_CHANGES } from "../../../provider/cli/markdown";
+import { type PlanCommandIo, runPlanCommand } from "../../../provider/cli/plan";
+import { planComment, planExpectation, planExpectationResult } from "../../../provider/cli/review";
+import { TEMPLATE_RECORDS_TYPES } from "../../../provider/cli/templatePlans";
 
 type Props = Record<string, unknown>;
 const TYPE = TEMPLATE_RECORDS_TYPES[0]!;

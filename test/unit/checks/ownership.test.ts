@@ -3,9 +3,9 @@
  * each DnsTemplateRecords by its URN.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { TemplateClaims } from "../../provider/checks/ownership";
-import { domainApiProvider, TOKENS } from "../../provider/plugin/provider";
-import { configureWith } from "../../provider/session";
+import { TemplateClaims } from "../../../provider/checks/ownership";
+import { domainApiProvider, TOKENS } from "../../../provider/plugin/provider";
+import { configureWith } from "../../../provider/session";
 
 const claim = (resource: string, templateId: string, purge: boolean, account = "") => ({
   resource,
