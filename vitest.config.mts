@@ -13,14 +13,15 @@ export default defineConfig({
   },
   test: {
     projects: [
+      // Tests follow the modules: test/unit/<area>/<module>[.<aspect>].test.ts for pure code,
+      // test/provider/<area>/<module>[.<aspect>].test.ts for the same module against a sandbox.
       { test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
       {
         test: {
           name: "sandbox",
           include: [
-            "test/sandbox/**/*.test.ts",
+            // The sandbox package's own tests, inside its package boundary.
             "sandbox/test/**/*.test.ts",
-            "test/client/**/*.test.ts",
             "test/provider/**/*.test.ts",
             // pending-*.test.ts: cases known to fail until the provider handles them (run on their own).
             "test/conformance/**/!(pending-)*.test.ts",

@@ -1,6 +1,6 @@
 /**
  * The conformance cases: what the provider must get right whatever answer the spec allows. Each
- * case drives the provider methods the way the engine's plugin does (as test/provider/*.test.ts
+ * case drives the provider methods the way the engine's plugin does (as the tests under test/provider/
  * do) against a sandbox started with one personality, and checks the outcome, not the requests:
  * the data complete, every id attributed to its record, errors carrying the status and the API's
  * words, never an API key, and never a Range header sent.

@@ -6,9 +6,8 @@ import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
-import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestStack, linkPackage, repoRoot, workRoot } from "./harness";
+import { createTestStack, linkPackage, repoRoot, useSandbox, workRoot } from "./harness";
 import { API_KEY, type DesiredRecord, expectConverged, mutating } from "./records-helpers";
 
 type Package = typeof import("../../provider");
@@ -40,7 +39,7 @@ function programFrom(dir: string, records: () => DesiredRecord[]) {
 }
 
 describe("a stack moves between checkouts", () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox({ apiKey: API_KEY });
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "domainapi-move-"));
   const backendDir = path.join(scratch, "state");
   const firstDir = fs.mkdtempSync(path.join(workRoot, "first-"));
@@ -56,14 +55,12 @@ describe("a stack moves between checkouts", () => {
   ];
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ apiKey: API_KEY });
     config["domainapi:baseUrl"] = sandbox.url;
     fs.mkdirSync(backendDir);
     copyCheckout(secondCheckout);
     programDir(secondDir, secondCheckout);
   });
   afterAll(async () => {
-    await sandbox?.close();
     fs.rmSync(scratch, { recursive: true, force: true });
     fs.rmSync(firstDir, { recursive: true, force: true });
   });

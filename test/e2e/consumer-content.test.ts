@@ -4,11 +4,9 @@
  * names. Under the real engine (check, create) against the sandbox, which stores what it is sent.
  */
 
-import type { Sandbox } from "domainapi-sandbox";
-import { startSandbox } from "domainapi-sandbox";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { failurePath } from "../provider/helpers";
-import { domainapi, type TestStack } from "./harness";
+import { domainapi, type TestStack, useSandbox } from "./harness";
 import { API_KEY, type DesiredRecord, programFor, recordsStack } from "./records-helpers";
 
 /** A 2048-bit DKIM public key is about 400 characters of base64: past one 255-byte TXT string. */
@@ -49,15 +47,10 @@ async function check(records: DesiredRecord[]) {
 }
 
 describe("record content as sent", () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox({ apiKey: API_KEY });
   let s: TestStack | undefined;
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ apiKey: API_KEY });
-  });
   afterAll(async () => {
     await s?.cleanup();
-    await sandbox?.close();
   });
 
   it("sends TXT text, trailing dots and xn-- names exactly as declared: no quotes added or removed, no splitting", async () => {

@@ -34,10 +34,10 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { type Sandbox, startSandbox } from "domainapi-sandbox";
+import type { Sandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { npm, type PackResult, packCheckout, packJson } from "../../scripts/lib/pack.ts";
-import { engineEnv, repoRoot, type StateResource, typeToken } from "./harness";
+import { engineEnv, repoRoot, type StateResource, typeToken, useSandbox } from "./harness";
 import { type RunResult, removeRunDirs, runProgramDir } from "./program-runner";
 import { API_KEY } from "./records-helpers";
 
@@ -178,23 +178,22 @@ function recordLines(sandbox: Sandbox, templateId: string): string[] {
 
 describe("the packed package", () => {
   let scratch: string;
-  let sandbox: Sandbox;
+  const sandbox = useSandbox({
+    apiKey: API_KEY,
+    seed: {
+      templates: Object.fromEntries([
+        ...CONSUMERS.map((c) => [c.templateId, []]),
+        [TEMPLATE_PROGRAM_TEMPLATE_ID, []],
+      ]),
+      domains: Object.fromEntries(CONSUMERS.map((c) => [c.domain, "quarantined" as const])),
+    },
+  });
   let tarball: Promise<string>;
   let gitUrl: Promise<string>;
   let sandboxTarball: Promise<string>;
 
   beforeAll(async () => {
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), "domainapi-consumer-"));
-    sandbox = await startSandbox({
-      apiKey: API_KEY,
-      seed: {
-        templates: Object.fromEntries([
-          ...CONSUMERS.map((c) => [c.templateId, []]),
-          [TEMPLATE_PROGRAM_TEMPLATE_ID, []],
-        ]),
-        domains: Object.fromEntries(CONSUMERS.map((c) => [c.domain, "quarantined" as const])),
-      },
-    });
     // One tarball for every program; started here, awaited by the tests that need it. The suite
     // has built dist/ already; `--ignore-scripts` keeps `prepare` from rebuilding it under the
     // feet of tests running beside this one.
@@ -217,7 +216,6 @@ describe("the packed package", () => {
     sandboxTarball.catch(() => undefined);
   });
   afterAll(async () => {
-    await sandbox?.close();
     if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
   });
 

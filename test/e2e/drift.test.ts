@@ -3,9 +3,8 @@
  * back, and every later `pulumi up` / `destroy` converges instead of failing or leaving records.
  */
 
-import { type Sandbox, startSandbox } from "domainapi-sandbox";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { TestStack } from "./harness";
+import { afterEach, describe, expect, it } from "vitest";
+import { type TestStack, useSandbox } from "./harness";
 import {
   API_KEY,
   type DesiredRecord,
@@ -23,14 +22,10 @@ const base: DesiredRecord[] = [
 ];
 
 describe("records changed outside Pulumi", () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox({ apiKey: API_KEY });
   let s: TestStack | undefined;
   const desired = { records: base };
 
-  beforeAll(async () => {
-    sandbox = await startSandbox({ apiKey: API_KEY });
-    return async () => sandbox.close();
-  });
   afterEach(async () => {
     await s?.cleanup();
     s = undefined;

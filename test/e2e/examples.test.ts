@@ -8,9 +8,9 @@ import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { FORWARD_SERVER, type Sandbox, startSandbox } from "domainapi-sandbox";
+import { FORWARD_SERVER } from "domainapi-sandbox";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { linkPackage, repoRoot } from "./harness";
+import { linkPackage, repoRoot, useSandbox } from "./harness";
 import { type RunResult, removeRunDirs, runProgramDir } from "./program-runner";
 import { API_KEY, type DesiredRecord, sortRecords } from "./records-helpers";
 
@@ -32,18 +32,16 @@ function withoutIds(records: ExportedRecord[]): DesiredRecord[] {
 }
 
 describe("examples", () => {
-  let sandbox: Sandbox;
+  const sandbox = useSandbox({ apiKey: API_KEY });
   const sandboxConfig = () => ({ url: sandbox.url, apiKey: API_KEY });
   const leftovers: RunResult[] = [];
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ apiKey: API_KEY });
     linkPackage(examplesDir);
   });
   beforeEach(() => sandbox.reset());
   afterAll(async () => {
     for (const run of leftovers) removeRunDirs(run);
-    await sandbox?.close();
   });
 
   it.each(EXAMPLES)("%s: has its Pulumi.yaml, package.json, README, and typechecks", async (name) => {

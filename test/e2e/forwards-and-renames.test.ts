@@ -5,9 +5,9 @@
  * step; and a rename while another record of the type is deleted keeps the renamed record's id.
  */
 
-import { FORWARD_SERVER, type Sandbox, startSandbox } from "domainapi-sandbox";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { TestStack } from "./harness";
+import { FORWARD_SERVER } from "domainapi-sandbox";
+import { afterEach, describe, expect, it } from "vitest";
+import { type TestStack, useSandbox } from "./harness";
 import {
   API_KEY,
   type DesiredRecord,
@@ -17,13 +17,9 @@ import {
   recordsStack,
 } from "./records-helpers";
 
-let sandbox: Sandbox;
+const sandbox = useSandbox({ apiKey: API_KEY });
 let s: TestStack | undefined;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ apiKey: API_KEY });
-  return async () => sandbox.close();
-});
 afterEach(async () => {
   await s?.cleanup();
   s = undefined;

@@ -18,6 +18,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import type * as Automation from "@pulumi/pulumi/automation";
+import { type Sandbox, type SandboxOptions, startSandbox } from "domainapi-sandbox";
+import { afterAll, beforeAll } from "vitest";
 import * as links from "../../scripts/link-package.ts";
 
 const execFileAsync = promisify(execFile);
@@ -247,6 +249,57 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
     },
   };
   return testStack;
+}
+
+/**
+ * The e2e prelude, part one: one sandbox for the enclosing `describe` (or file), started before its
+ * first test and closed after its last. The returned object is filled in by that `beforeAll`, so a
+ * test file declares it once instead of repeating the start and the close.
+ *
+ * @example
+ * const sandbox = useSandbox({ apiKey: API_KEY });
+ */
+export function useSandbox(options: SandboxOptions): Sandbox {
+  const sandbox = {} as Sandbox;
+  beforeAll(async () => {
+    Object.assign(sandbox, await startSandbox(options));
+  });
+  afterAll(async () => {
+    await sandbox.close?.();
+  });
+  return sandbox;
+}
+
+/**
+ * The e2e prelude, part two: one stack made by `make` before the first test and destroyed and
+ * removed after the last. Declared after {@link useSandbox}, its clean-up runs first (vitest runs
+ * `afterAll` hooks in reverse), so the stack's destroy still reaches the sandbox.
+ *
+ * @example
+ * const sandbox = useSandbox({ apiKey: API_KEY });
+ * const s = useStack(() => recordsStack(sandbox, programFor("tpl-1", () => desired.records)));
+ */
+export function useStack(make: () => Promise<TestStack>): TestStack {
+  const stack = {} as TestStack;
+  beforeAll(async () => {
+    Object.assign(stack, await make());
+  });
+  afterAll(async () => {
+    await stack.cleanup?.();
+  });
+  return stack;
+}
+
+/**
+ * For files that make a stack per test: push each one on the returned list, and every one is
+ * cleaned up after the last test (before the sandbox of {@link useSandbox} closes).
+ */
+export function useStacks(): TestStack[] {
+  const stacks: TestStack[] = [];
+  afterAll(async () => {
+    for (const s of stacks.splice(0)) await s.cleanup();
+  });
+  return stacks;
 }
 
 /** Type token of a dynamic resource of this package, e.g. `typeToken("DnsTemplateRecords")`. */

@@ -12,9 +12,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { engineEnv, linkPackage, repoRoot, workRoot } from "./harness";
+import { engineEnv, linkPackage, repoRoot, useSandbox, workRoot } from "./harness";
 import { type ExpectedRecord, ZONE_40, ZONE_40_RECORDS } from "./import-zone";
 import { createProject, requireBuiltPlugin, yamlLanguageHost } from "./plugin-helpers";
 import { removeRunDirs, runProgramDir } from "./program-runner";
@@ -23,7 +22,7 @@ const execFileAsync = promisify(execFile);
 const API_KEY = "import-e2e-key-7c2d9e";
 const BIN = path.join(repoRoot, "dist", "provider", "cli", "import.js");
 
-let sandbox: Sandbox;
+const sandbox = useSandbox({ apiKey: API_KEY });
 let zoneDir: string;
 let zoneFile: string;
 const cleanups: (() => void)[] = [];
@@ -31,7 +30,6 @@ const cleanups: (() => void)[] = [];
 beforeAll(async () => {
   requireBuiltPlugin();
   if (!fs.existsSync(BIN)) throw new Error(`${BIN} is missing: run \`npm run build\` first`);
-  sandbox = await startSandbox({ apiKey: API_KEY });
   // The templates exist at the registrar, holding what the DNS host had before the import.
   for (const id of ["web-ts", "web-yaml", "web-go"]) {
     sandbox.seedTemplate(id, [
@@ -47,7 +45,6 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) cleanup();
   fs.rmSync(zoneDir, { recursive: true, force: true });
-  await sandbox?.close();
 });
 
 /** Runs the built bin as a user's shell would; returns the output directory. */

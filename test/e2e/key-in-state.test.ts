@@ -4,24 +4,15 @@
  * warning. Set with `--secret`, there is no warning and the key is nowhere in the exported state.
  */
 
-import { type Sandbox, startSandbox } from "domainapi-sandbox";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestStack, domainapi, type TestStack } from "./harness";
+import { describe, expect, it } from "vitest";
+import { createTestStack, domainapi, useSandbox, useStacks } from "./harness";
 import { API_KEY } from "./records-helpers";
 
 const WARNING = "domainapi:apiKey is set in plain text";
 
 describe("a key set in plain text", () => {
-  let sandbox: Sandbox;
-  const stacks: TestStack[] = [];
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ apiKey: API_KEY });
-  });
-  afterAll(async () => {
-    for (const s of stacks) await s.cleanup();
-    await sandbox?.close();
-  });
+  const sandbox = useSandbox({ apiKey: API_KEY });
+  const stacks = useStacks();
 
   async function upWith(secret: boolean, verbose = false): Promise<{ output: string; state: string }> {
     const s = await createTestStack({

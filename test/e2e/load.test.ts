@@ -4,9 +4,8 @@
  * absorbed by the client's retries rather than surface as failures.
  */
 
-import { type Sandbox, startSandbox } from "domainapi-sandbox";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestStack, domainapi, type TestStack, typeToken } from "./harness";
+import { afterAll, describe, expect, it } from "vitest";
+import { createTestStack, domainapi, typeToken, useSandbox, useStack } from "./harness";
 import { API_KEY, type DesiredRecord, sortRecords } from "./records-helpers";
 
 const RESOURCES = 200;
@@ -25,13 +24,11 @@ function recordsOf(i: number): DesiredRecord[] {
 }
 
 describe("one up of 200 resources against a sandbox limited to 20 requests per second", () => {
-  let sandbox: Sandbox;
-  let s: TestStack;
+  const sandbox = useSandbox({ apiKey: API_KEY });
 
-  beforeAll(async () => {
-    sandbox = await startSandbox({ apiKey: API_KEY });
+  const s = useStack(async () => {
     for (let i = 0; i < RESOURCES; i++) sandbox.seedTemplate(templateOf(i), []);
-    s = await createTestStack({
+    return createTestStack({
       program: async () => {
         const { DnsTemplateRecords } = domainapi();
         for (let i = 0; i < RESOURCES; i++) {
@@ -44,8 +41,6 @@ describe("one up of 200 resources against a sandbox limited to 20 requests per s
   });
   afterAll(async () => {
     sandbox?.setRateLimit(undefined);
-    await s?.cleanup();
-    await sandbox?.close();
   });
 
   it("creates every resource exactly once, absorbing the 429s", async () => {

@@ -5,9 +5,8 @@
  */
 
 import type { Deployment } from "@pulumi/pulumi/automation";
-import { type Sandbox, startSandbox } from "domainapi-sandbox";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestStack, typeToken } from "./harness";
+import { beforeAll, describe, expect, it } from "vitest";
+import { typeToken, useSandbox, useStack } from "./harness";
 import { API_KEY, type DesiredRecord, programFor, recordsStack } from "./records-helpers";
 
 const base: DesiredRecord[] = [
@@ -64,21 +63,17 @@ function recordEntries(previewText: string): {
 }
 
 describe("pulumi preview --diff of DnsTemplateRecords", () => {
-  let sandbox: Sandbox;
-  let s: TestStack;
+  const sandbox = useSandbox({ apiKey: API_KEY });
   const desired = { records: base };
 
-  beforeAll(async () => {
-    sandbox = await startSandbox({ apiKey: API_KEY });
-    s = await recordsStack(
+  const s = useStack(() =>
+    recordsStack(
       sandbox,
       programFor("tpl-1", () => desired.records),
-    );
+    ),
+  );
+  beforeAll(async () => {
     await s.up();
-  });
-  afterAll(async () => {
-    await s?.cleanup();
-    await sandbox?.close();
   });
 
   async function previewOf(records: DesiredRecord[]) {

@@ -5,9 +5,15 @@
  * at `up`. Shown with a DomainRestore, whose check() runs the settings check.
  */
 
-import { type Sandbox, startSandbox } from "domainapi-sandbox";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ConfigInput, createTestStack, domainapi, type TestStack } from "./harness";
+import { describe, expect, it } from "vitest";
+import {
+  type ConfigInput,
+  createTestStack,
+  domainapi,
+  type TestStack,
+  useSandbox,
+  useStacks,
+} from "./harness";
 import { API_KEY } from "./records-helpers";
 
 function failureText(run: () => Promise<unknown>): Promise<string> {
@@ -23,16 +29,8 @@ function configMessage(text: string): string[] {
 }
 
 describe("settings checked by a preview", () => {
-  let sandbox: Sandbox;
-  const stacks: TestStack[] = [];
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ apiKey: API_KEY });
-  });
-  afterAll(async () => {
-    for (const s of stacks) await s.cleanup();
-    await sandbox?.close();
-  });
+  const sandbox = useSandbox({ apiKey: API_KEY });
+  const stacks = useStacks();
 
   async function stackWith(config: Record<string, ConfigInput>): Promise<TestStack> {
     const s = await createTestStack({

@@ -3,9 +3,8 @@
  * kept, partial failure and recovery, purge: false, the safety threshold, destroy, secrets.
  */
 
-import { type Sandbox, startSandbox } from "domainapi-sandbox";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestStack, typeToken } from "./harness";
+import { beforeAll, describe, expect, it } from "vitest";
+import { typeToken, useSandbox, useStack } from "./harness";
 import {
   API_KEY,
   type DesiredRecord,
@@ -24,21 +23,15 @@ const base: DesiredRecord[] = [
 ];
 
 describe("DnsTemplateRecords (purge, the default)", () => {
-  let sandbox: Sandbox;
-  let s: TestStack;
+  const sandbox = useSandbox({ apiKey: API_KEY });
   const desired = { records: base.slice() };
 
-  beforeAll(async () => {
-    sandbox = await startSandbox({ apiKey: API_KEY });
-    s = await recordsStack(
+  const s = useStack(() =>
+    recordsStack(
       sandbox,
       programFor("tpl-1", () => desired.records),
-    );
-  });
-  afterAll(async () => {
-    await s?.cleanup();
-    await sandbox?.close();
-  });
+    ),
+  );
 
   it("creates the template's records with one PUT and exposes their ids", async () => {
     sandbox.clearRequests();
@@ -200,25 +193,19 @@ describe("DnsTemplateRecords (purge, the default)", () => {
 });
 
 describe("DnsTemplateRecords with purge: false", () => {
-  let sandbox: Sandbox;
-  let s: TestStack;
+  const sandbox = useSandbox({ apiKey: API_KEY });
   const mine: DesiredRecord[] = [
     { name: "shop", type: "A", content: "192.0.2.50" },
     { name: "shop", type: "AAAA", content: "2001:db8::50" },
   ];
   const foreign = [{ name: "legacy", type: "TXT", content: "owned by someone else" }];
 
-  beforeAll(async () => {
-    sandbox = await startSandbox({ apiKey: API_KEY });
+  const s = useStack(async () => {
     sandbox.seedTemplate("web", foreign);
-    s = await recordsStack(
+    return recordsStack(
       sandbox,
       programFor("web", () => mine, { purge: false }),
     );
-  });
-  afterAll(async () => {
-    await s?.cleanup();
-    await sandbox?.close();
   });
 
   it("adds only its records on create and removes only its records on destroy", async () => {
@@ -233,8 +220,7 @@ describe("DnsTemplateRecords with purge: false", () => {
 });
 
 describe("DnsTemplateRecords safety threshold", () => {
-  let sandbox: Sandbox;
-  let s: TestStack;
+  const sandbox = useSandbox({ apiKey: API_KEY });
   const twelve: DesiredRecord[] = Array.from({ length: 12 }, (_, i) => ({
     name: `h${i}`,
     type: "A",
@@ -245,17 +231,14 @@ describe("DnsTemplateRecords safety threshold", () => {
     threshold: undefined as undefined | false | { maxChangePercent: number },
   };
 
-  beforeAll(async () => {
-    sandbox = await startSandbox({ apiKey: API_KEY });
-    s = await recordsStack(
+  const s = useStack(() =>
+    recordsStack(
       sandbox,
       programFor("tpl-2", () => desired.records, { safetyThreshold: () => desired.threshold }),
-    );
+    ),
+  );
+  beforeAll(async () => {
     await s.up();
-  });
-  afterAll(async () => {
-    await s?.cleanup();
-    await sandbox?.close();
   });
 
   it("stops a mass delete in preview, with the counts and the input that allows it", async () => {

@@ -4,9 +4,8 @@
  * full catalogue of invalid inputs runs against the providers' `check` in test/unit/bad-inputs.)
  */
 
-import { type Sandbox, startSandbox } from "domainapi-sandbox";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestStack, domainapi, type TestStack } from "./harness";
+import { describe, expect, it } from "vitest";
+import { createTestStack, domainapi, useSandbox, useStack } from "./harness";
 import { API_KEY } from "./records-helpers";
 
 /** Invalid resources of one program, each with the path and reason the engine must print. */
@@ -59,24 +58,18 @@ const invalid = [
 ];
 
 describe("invalid programs under the engine", () => {
-  let sandbox: Sandbox;
-  let s: TestStack;
+  const sandbox = useSandbox({ apiKey: API_KEY });
   const program = { only: undefined as string | undefined };
 
-  beforeAll(async () => {
-    sandbox = await startSandbox({ apiKey: API_KEY });
-    s = await createTestStack({
+  const s = useStack(() =>
+    createTestStack({
       program: async () => {
         for (const r of invalid) if (program.only === undefined || program.only === r.name) r.make();
         return {};
       },
       config: { "domainapi:baseUrl": sandbox.url, "domainapi:apiKey": { value: API_KEY, secret: true } },
-    });
-  });
-  afterAll(async () => {
-    await s?.cleanup();
-    await sandbox?.close();
-  });
+    }),
+  );
 
   it.each(invalid.map((r) => r.name))(
     "a preview of %s fails naming the property, with no request",

@@ -5,9 +5,8 @@
  * records after a create, nothing after a delete) and the state agrees, ids included.
  */
 
-import { type Sandbox, startSandbox } from "domainapi-sandbox";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type TestStack, typeToken } from "./harness";
+import { describe, expect, it } from "vitest";
+import { typeToken, useSandbox, useStack } from "./harness";
 import { API_KEY, type DesiredRecord, expectConverged, mutating, programFor } from "./records-helpers";
 import {
   absorbed,
@@ -36,18 +35,12 @@ const cases = FAULTS.flatMap((fault) =>
 );
 
 describe("fault matrix: the create PUT and the delete PATCH", () => {
-  let sandbox: Sandbox;
-  let s: TestStack;
+  const sandbox = useSandbox({ apiKey: API_KEY });
   const program = { present: false };
 
-  beforeAll(async () => {
-    sandbox = await startSandbox({ apiKey: API_KEY });
+  const s = useStack(async () => {
     const withRecords = programFor(TEMPLATE, () => records);
-    s = await matrixStack(sandbox, async () => (program.present ? withRecords() : {}));
-  });
-  afterAll(async () => {
-    await s?.cleanup();
-    await sandbox?.close();
+    return matrixStack(sandbox, async () => (program.present ? withRecords() : {}));
   });
 
   async function expectDeclared(): Promise<void> {

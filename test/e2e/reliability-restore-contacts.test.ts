@@ -5,9 +5,8 @@
  * equal the sandbox's contacts.
  */
 
-import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { domainapi, type TestStack, typeToken } from "./harness";
+import { domainapi, type TestStack, typeToken, useSandbox } from "./harness";
 import { API_KEY } from "./records-helpers";
 import {
   absorbed,
@@ -23,13 +22,7 @@ import {
 const RESTORE = { method: "POST", path: "^/v2/domains/[^/]+/restore$" };
 const CONTACTS = { method: "GET", path: "^/v2/contacts$" };
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ apiKey: API_KEY, contacts: 120 });
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
+const sandbox = useSandbox({ apiKey: API_KEY, contacts: 120 });
 
 describe("fault matrix: the restore POST", () => {
   let s: TestStack;

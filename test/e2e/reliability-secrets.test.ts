@@ -4,9 +4,8 @@
  * refused key, a malformed key) and the serialized providers.
  */
 
-import { type Sandbox, startSandbox } from "domainapi-sandbox";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestStack, domainapi, type TestStack } from "./harness";
+import { describe, expect, it } from "vitest";
+import { createTestStack, domainapi, useSandbox, useStack } from "./harness";
 import { API_KEY } from "./records-helpers";
 
 /** An error body that carries the key, as a careless API might send it. */
@@ -17,14 +16,12 @@ function occurrences(text: string, needle: string): number {
 }
 
 describe("the API key never leaks", () => {
-  let sandbox: Sandbox;
-  let s: TestStack;
+  const sandbox = useSandbox({ apiKey: API_KEY });
   const inputs = { content: "192.0.2.10", domain: "shop.example" };
   const seen: string[] = [];
 
-  beforeAll(async () => {
-    sandbox = await startSandbox({ apiKey: API_KEY });
-    s = await createTestStack({
+  const s = useStack(() =>
+    createTestStack({
       program: async () => {
         const { DnsTemplateRecords, DomainRestore, getContactsOutput } = domainapi();
         const records = new DnsTemplateRecords("records", {
@@ -39,12 +36,8 @@ describe("the API key never leaks", () => {
         return { ids: records.recordIds, restoredAt: restored.restoredAt, total: found.total };
       },
       config: { "domainapi:baseUrl": sandbox.url, "domainapi:apiKey": { value: API_KEY, secret: true } },
-    });
-  });
-  afterAll(async () => {
-    await s?.cleanup();
-    await sandbox?.close();
-  });
+    }),
+  );
 
   it("is not in the engine's --debug output of an up that retries, nor of a preview", async () => {
     sandbox.addFault({ method: "PUT", nth: 1, respond: { status: 503 } });

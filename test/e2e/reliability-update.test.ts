@@ -5,9 +5,8 @@
  * that leaves the outcome of an add unknowable must say so and say what to do.
  */
 
-import { type Sandbox, startSandbox } from "domainapi-sandbox";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestStack } from "./harness";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useSandbox, useStack } from "./harness";
 import { API_KEY, type DesiredRecord, expectConverged, mutating, programFor } from "./records-helpers";
 import {
   absorbed,
@@ -50,23 +49,19 @@ const sets: DesiredRecord[][] = [
 const cases = FAULTS.flatMap((fault) => [1, 2, 3].map((patch) => ({ fault, patch })));
 
 describe("fault matrix: each PATCH of a three-request update", () => {
-  let sandbox: Sandbox;
-  let s: TestStack;
+  const sandbox = useSandbox({ apiKey: API_KEY });
   let turn = 0;
   const desired = { records: sets[0] as DesiredRecord[] };
 
-  beforeAll(async () => {
-    sandbox = await startSandbox({ apiKey: API_KEY });
-    s = await matrixStack(
+  const s = useStack(() =>
+    matrixStack(
       sandbox,
       programFor(TEMPLATE, () => desired.records),
-    );
+    ),
+  );
+  beforeAll(async () => {
     await s.up();
     await expectConverged(s, sandbox, TEMPLATE, desired.records);
-  });
-  afterAll(async () => {
-    await s?.cleanup();
-    await sandbox?.close();
   });
 
   it("plans the toggle between the two sets as three PATCH requests", async () => {

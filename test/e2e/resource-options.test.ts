@@ -5,9 +5,9 @@
  * template, contacts as secrets) and the one-run override of the safety threshold.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { type Sandbox, startSandbox } from "domainapi-sandbox";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { domainapi, requireFromWork, type TestStack } from "./harness";
+import type { Sandbox } from "domainapi-sandbox";
+import { describe, expect, it } from "vitest";
+import { domainapi, requireFromWork, type TestStack, useSandbox, useStack, useStacks } from "./harness";
 import { API_KEY, type DesiredRecord, mutating, recordsStack } from "./records-helpers";
 
 const records: DesiredRecord[] = [
@@ -56,16 +56,8 @@ function programOf(declared: () => Declared[]) {
 }
 
 describe("resource options on DnsTemplateRecords", () => {
-  let sandbox: Sandbox;
-  const stacks: TestStack[] = [];
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ apiKey: API_KEY });
-  });
-  afterAll(async () => {
-    for (const s of stacks) await s.cleanup();
-    await sandbox?.close();
-  });
+  const sandbox = useSandbox({ apiKey: API_KEY });
+  const stacks = useStacks();
 
   async function stackOf(declared: () => Declared[]): Promise<TestStack> {
     const s = await recordsStack(sandbox, programOf(declared));
@@ -222,15 +214,13 @@ describe("resource options on DnsTemplateRecords", () => {
 });
 
 describe("contacts in a program", () => {
-  let sandbox: Sandbox;
-  let s: TestStack;
+  const sandbox = useSandbox({ apiKey: API_KEY });
 
-  beforeAll(async () => {
-    sandbox = await startSandbox({ apiKey: API_KEY });
+  const s = useStack(async () => {
     const { DnsTemplateRecords, getContactsOutput } = domainapi();
     // The SDK copy the package uses (the program's own), as in a user's program.
     const pulumiSdk = requireFromWork<typeof pulumi>("@pulumi/pulumi");
-    s = await recordsStack(sandbox, async () => {
+    return recordsStack(sandbox, async () => {
       const nl = getContactsOutput({ country: "NL", sort: "handle", limit: 1 });
       const first = nl.contacts.apply((cs) => cs[0]);
       const email = first.apply((c) => c?.email ?? "");
@@ -241,10 +231,6 @@ describe("contacts in a program", () => {
       });
       return { plainEmail: email, secretEmail: pulumiSdk.secret(email), handle, recordIds: fed.recordIds };
     });
-  });
-  afterAll(async () => {
-    await s?.cleanup();
-    await sandbox?.close();
   });
 
   it("are stored in plain text when exported as they are, and encrypted when wrapped in pulumi.secret", async () => {

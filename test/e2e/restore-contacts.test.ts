@@ -3,19 +3,16 @@
  * exports the handle of a contact it looked up.
  */
 
-import { type Sandbox, startSandbox } from "domainapi-sandbox";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestStack, domainapi, type TestStack } from "./harness";
+import { describe, expect, it } from "vitest";
+import { createTestStack, domainapi, useSandbox, useStack } from "./harness";
 import { API_KEY } from "./records-helpers";
 
 describe("DomainRestore and getContactsOutput in one program", () => {
-  let sandbox: Sandbox;
-  let s: TestStack;
+  const sandbox = useSandbox({ apiKey: API_KEY });
   const inputs = { domain: "shop.example", triggers: ["v1"] as string[] };
 
-  beforeAll(async () => {
-    sandbox = await startSandbox({ apiKey: API_KEY });
-    s = await createTestStack({
+  const s = useStack(() =>
+    createTestStack({
       program: async () => {
         const { DomainRestore, getContactsOutput } = domainapi();
         const restored = new DomainRestore("restore", { domain: inputs.domain, triggers: inputs.triggers });
@@ -28,12 +25,8 @@ describe("DomainRestore and getContactsOutput in one program", () => {
         };
       },
       config: { "domainapi:baseUrl": sandbox.url, "domainapi:apiKey": { value: API_KEY, secret: true } },
-    });
-  });
-  afterAll(async () => {
-    await s?.cleanup();
-    await sandbox?.close();
-  });
+    }),
+  );
 
   it("restores the domain once and exports the looked-up handle", async () => {
     expect(sandbox.state.domains.get("shop.example")).toBe("quarantined");

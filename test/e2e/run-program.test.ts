@@ -6,21 +6,14 @@
 import { execFile } from "node:child_process";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { type Sandbox, startSandbox } from "domainapi-sandbox";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { repoRoot } from "./harness";
+import { expect, it } from "vitest";
+import { repoRoot, useSandbox } from "./harness";
 import { RUNNER } from "./program-runner";
 import { API_KEY } from "./records-helpers";
 
 const execFileAsync = promisify(execFile);
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ apiKey: API_KEY });
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
+const sandbox = useSandbox({ apiKey: API_KEY });
 
 it("refuses to run the same program twice in one process, after a first run that worked", async () => {
   const dir = path.join(repoRoot, "examples", "quickstart");

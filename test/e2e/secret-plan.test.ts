@@ -12,10 +12,9 @@ import { execFile } from "node:child_process";
 import * as path from "node:path";
 import type * as Pulumi from "@pulumi/pulumi";
 import type { EngineEvent, PreviewOptions } from "@pulumi/pulumi/automation";
-import { type Sandbox, startSandbox } from "domainapi-sandbox";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { DnsRecordArgs } from "../../provider";
-import { domainapi, repoRoot, requireFromWork, type TestStack } from "./harness";
+import { domainapi, repoRoot, requireFromWork, type TestStack, useSandbox, useStack } from "./harness";
 import { API_KEY, recordsStack } from "./records-helpers";
 
 const pulumi = requireFromWork<typeof Pulumi>("@pulumi/pulumi");
@@ -91,20 +90,14 @@ async function previewJson(s: TestStack, flags: string[] = []) {
 }
 
 describe("a template with a secret record, changed", () => {
-  let sandbox: Sandbox;
-  let s: TestStack;
+  const sandbox = useSandbox({ apiKey: API_KEY });
 
+  const s = useStack(() => recordsStack(sandbox, program()));
   beforeAll(async () => {
-    sandbox = await startSandbox({ apiKey: API_KEY });
-    s = await recordsStack(sandbox, program());
     await s.up();
     desired.dkim = "v=DKIM1; k=rsa; p=MIIBIjANBgkq-two";
     desired.api = "192.0.2.21";
     desired.withNew = true;
-  });
-  afterAll(async () => {
-    await s?.cleanup();
-    await sandbox?.close();
   });
 
   it("is named as not planned by domainapi-plan and planComment; --expect exits 2 naming it", async () => {

@@ -6,9 +6,8 @@
  */
 
 import type * as Pulumi from "@pulumi/pulumi";
-import { type Sandbox, startSandbox } from "domainapi-sandbox";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestStack, domainapi, requireFromWork, type TestStack, typeToken } from "./harness";
+import { describe, expect, it } from "vitest";
+import { createTestStack, domainapi, requireFromWork, typeToken, useSandbox, useStack } from "./harness";
 import { API_KEY, type DesiredRecord, sortRecords } from "./records-helpers";
 
 type Resource = {
@@ -21,13 +20,11 @@ type Resource = {
 };
 
 describe("template checks and template owners under the engine", () => {
-  let sandbox: Sandbox;
-  let s: TestStack;
+  const sandbox = useSandbox({ apiKey: API_KEY });
   const program = { resources: [] as Resource[] };
 
-  beforeAll(async () => {
-    sandbox = await startSandbox({ apiKey: API_KEY });
-    s = await createTestStack({
+  const s = useStack(() =>
+    createTestStack({
       program: async () => {
         const { DnsTemplateRecords } = domainapi();
         const pulumi = requireFromWork<typeof Pulumi>("@pulumi/pulumi");
@@ -41,12 +38,8 @@ describe("template checks and template owners under the engine", () => {
         return {};
       },
       config: { "domainapi:baseUrl": sandbox.url, "domainapi:apiKey": { value: API_KEY, secret: true } },
-    });
-  });
-  afterAll(async () => {
-    await s?.cleanup();
-    await sandbox?.close();
-  });
+    }),
+  );
 
   const failedPreview = () =>
     s.preview().then(

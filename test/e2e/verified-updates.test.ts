@@ -6,9 +6,9 @@
  * for the command; never during a preview's refresh through a stack setting.
  */
 
-import { type Sandbox, type SandboxRecord, startSandbox } from "domainapi-sandbox";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { TestStack } from "./harness";
+import type { Sandbox, SandboxRecord } from "domainapi-sandbox";
+import { afterEach, describe, expect, it } from "vitest";
+import { type TestStack, useSandbox } from "./harness";
 import {
   API_KEY,
   type DesiredRecord,
@@ -33,13 +33,9 @@ function ours(sandbox: Sandbox, templateId: string): SandboxRecord[] {
   return (sandbox.templateRecords(templateId) ?? []).filter((r) => r.name !== "legacy");
 }
 
-let sandbox: Sandbox;
+const sandbox = useSandbox({ apiKey: API_KEY });
 let s: TestStack | undefined;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ apiKey: API_KEY });
-  return async () => sandbox.close();
-});
 afterEach(async () => {
   await s?.cleanup();
   s = undefined;
@@ -130,7 +126,7 @@ describe("verified updates: records removed outside Pulumi", () => {
     // Every attempt of the first PATCH is dropped before it applies, then answered 503.
     sandbox.addFault({ method: "PATCH", drop: "before", times: 10 });
     // The verifying PATCH carries no add: it is resent as maxRetries allows, then the up fails
-    // saying so (the error in full is asserted in test/provider/records-provider.test.ts).
+    // saying so (the error in full is asserted in test/provider/records/provider.test.ts).
     await expect(s.up()).rejects.toThrow(
       /PATCH \/v2\/dns\/templates\/tpl-1\/records lost the connection[\s\S]*The request is safe to repeat: run the operation again/,
     );

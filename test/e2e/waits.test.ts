@@ -3,29 +3,22 @@
  * by `pulumi up` (info, no --debug needed), with its length and the request it is for.
  */
 
-import { type Sandbox, startSandbox } from "domainapi-sandbox";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestStack, domainapi, type TestStack } from "./harness";
+import { describe, expect, it } from "vitest";
+import { createTestStack, domainapi, useSandbox, useStack } from "./harness";
 import { API_KEY } from "./records-helpers";
 
 describe("waits told by pulumi up", () => {
-  let sandbox: Sandbox;
-  let s: TestStack;
+  const sandbox = useSandbox({ apiKey: API_KEY });
 
-  beforeAll(async () => {
-    sandbox = await startSandbox({ apiKey: API_KEY });
-    s = await createTestStack({
+  const s = useStack(() =>
+    createTestStack({
       program: async () => {
         const { DomainRestore } = domainapi();
         new DomainRestore("restore", { domain: "shop.example" });
       },
       config: { "domainapi:baseUrl": sandbox.url, "domainapi:apiKey": { value: API_KEY, secret: true } },
-    });
-  });
-  afterAll(async () => {
-    await s?.cleanup();
-    await sandbox?.close();
-  });
+    }),
+  );
 
   it("a 429 then a 503 on the restore: two waits, each with its length and request", async () => {
     sandbox.addFault({ method: "POST", nth: 1, respond: { status: 429, retryAfter: "1" } });

@@ -5,7 +5,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { Sandbox } from "domainapi-sandbox";
 import { beforeAll } from "vitest";
-import { API_KEY as SANDBOX_KEY, useSandbox } from "../sandbox/helpers";
+import { API_KEY as SANDBOX_KEY, useSandbox } from "../../sandbox/test/helpers";
 
 /** The text tests use as the engine's serialized provider; partial states must carry it. */
 export const PROVIDER = "serialized-provider-text";

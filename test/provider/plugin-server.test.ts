@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TOKENS } from "../../provider/manifest";
 import { isSecret, secret } from "../../provider/plugin/secrets";
 import { resourceProviderServer } from "../../provider/plugin/server";
-import { API_KEY, useSandbox } from "../sandbox/helpers";
+import { API_KEY, useSandbox } from "../../sandbox/test/helpers";
 
 type Props = Record<string, unknown>;
 const sandbox = useSandbox();

@@ -12,7 +12,7 @@ import { checkConfig } from "../../provider/config";
 import { getContactsOutput } from "../../provider/contacts/getContacts";
 import * as restore from "../../provider/restore/provider";
 import { configureFrom, settingsCheck, verifyOnRefreshSetting } from "../../provider/session";
-import { API_KEY, useSandbox } from "../sandbox/helpers";
+import { API_KEY, useSandbox } from "../../sandbox/test/helpers";
 import { PROVIDER } from "./helpers";
 
 const sandbox = useSandbox();

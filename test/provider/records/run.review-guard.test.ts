@@ -1,0 +1,109 @@
+/**
+ * The reviewed-plan guard fails closed (against the sandbox, through the provider's own methods):
+ * `DOMAINAPI_EXPECT_PLAN` set but empty, what a failed `$(domainapi-plan --expect ...)` leaves,
+ * refuses every change and sends nothing; and the line a plan comment shows, pasted in front of a
+ * command as people paste it, applies every template it names.
+ */
+import { execFileSync } from "node:child_process";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { planComment } from "../../../provider/cli/review";
+import * as records from "../../../provider/records/provider";
+import { PROVIDER, useConfiguredSandbox } from "../helpers";
+
+type Props = Record<string, unknown>;
+const TYPE = "pulumi-nodejs:dynamic/domainapi:DnsTemplateRecords";
+
+const sandbox = useConfiguredSandbox(records);
+
+beforeEach(() => {
+  sandbox.reset();
+  delete process.env.DOMAINAPI_EXPECT_PLAN;
+});
+afterEach(() => {
+  delete process.env.DOMAINAPI_EXPECT_PLAN;
+});
+
+const base = [
+  { name: "@", type: "A", content: "192.0.2.10" },
+  { name: "api", type: "A", content: "192.0.2.20" },
+  { name: "@", type: "MX", content: "mx1.example.net", priority: 10 },
+];
+const changed = base.map((r) => (r.name === "api" ? { ...r, content: "192.0.2.21" } : r));
+
+async function checked(news: Props, olds: Props = {}): Promise<Props> {
+  const result = await records.check(olds, { __provider: PROVIDER, ...news });
+  expect(result.failures ?? []).toEqual([]);
+  return { ...(result.inputs as Props), __provider: PROVIDER };
+}
+
+async function deployed(templateId: string): Promise<Props> {
+  const created = await records.create(await checked({ templateId, records: base }));
+  return { ...(created.outs as Props), __provider: PROVIDER };
+}
+
+/** What the sandbox received that changes records. */
+const sent = () => sandbox.requests.filter((r) => r.method !== "GET");
+
+const contentOf = (templateId: string, name: string) =>
+  sandbox.templateRecords(templateId)?.find((r) => r.name === name)?.content;
+
+describe("DOMAINAPI_EXPECT_PLAN set but empty", () => {
+  for (const blank of ["", "  ", "''"]) {
+    it(`${JSON.stringify(blank)} refuses an update, a create and a delete, naming the likely cause, and sends nothing`, async () => {
+      const olds = await deployed("web");
+      const news = await checked({ templateId: "web", records: changed }, olds);
+      sandbox.clearRequests();
+      process.env.DOMAINAPI_EXPECT_PLAN = blank;
+      await expect(records.update("web", olds, news)).rejects.toThrow(
+        /refusing to change template "web": DOMAINAPI_EXPECT_PLAN is set but empty.*a failed `domainapi-plan --expect`/,
+      );
+      await expect(records.create(await checked({ templateId: "other", records: base }))).rejects.toThrow(
+        /refusing to change template "other": DOMAINAPI_EXPECT_PLAN is set but empty/,
+      );
+      await expect(records.delete("web", olds)).rejects.toThrow(/DOMAINAPI_EXPECT_PLAN is set but empty/);
+      expect(sent()).toEqual([]);
+      expect(contentOf("web", "api")).toBe("192.0.2.20");
+    });
+  }
+
+  it("unset, as before, applies the plan", async () => {
+    const olds = await deployed("web");
+    const news = await checked({ templateId: "web", records: changed }, olds);
+    await records.update("web", olds, news);
+    expect(contentOf("web", "api")).toBe("192.0.2.21");
+  });
+});
+
+describe("the plan comment's DOMAINAPI_EXPECT_PLAN line, pasted as a shell prefix", () => {
+  it("applies both templates it names", async () => {
+    const states: Record<string, { olds: Props; news: Props }> = {};
+    for (const templateId of ["mail", "web"]) {
+      const olds = await deployed(templateId);
+      states[templateId] = { olds, news: await checked({ templateId, records: changed }, olds) };
+    }
+    const steps = Object.entries(states).map(([templateId, { olds, news }]) => ({
+      op: "update",
+      urn: `urn:pulumi:dev::dns::${TYPE}::${templateId}`,
+      oldState: { type: TYPE, inputs: {}, outputs: olds },
+      newState: { type: TYPE, inputs: news, outputs: {} },
+    }));
+    const line = planComment({ steps })
+      .split("\n")
+      .find((l) => l.startsWith("DOMAINAPI_EXPECT_PLAN="));
+    expect(line).toMatch(/^DOMAINAPI_EXPECT_PLAN='mail=[0-9a-f]{16} web=[0-9a-f]{16}'$/);
+    // What the shell puts in the variable for `<line> pulumi up`.
+    const value = execFileSync("sh", ["-c", `${line} printenv DOMAINAPI_EXPECT_PLAN`], { encoding: "utf8" });
+    process.env.DOMAINAPI_EXPECT_PLAN = value.trimEnd();
+    sandbox.clearRequests();
+    for (const [templateId, { olds, news }] of Object.entries(states))
+      await records.update(templateId, olds, news);
+    expect(sent()).toHaveLength(2);
+    expect(contentOf("mail", "api")).toBe("192.0.2.21");
+    expect(contentOf("web", "api")).toBe("192.0.2.21");
+    // The same line pasted whole as a CI variable's value is read too.
+    process.env.DOMAINAPI_EXPECT_PLAN = line;
+    for (const [templateId, { olds, news }] of Object.entries(states)) {
+      await expect(records.update(templateId, olds, news)).resolves.toBeDefined();
+    }
+  });
+});

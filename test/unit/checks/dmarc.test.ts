@@ -1,0 +1,87 @@
+/**
+ * The DMARC rules of the template checks (RFC 7489): the RFC's example records pass at `_dmarc`
+ * names, what a receiver cannot parse fires with the path, rule, section and fix, and a second
+ * record at one `_dmarc` name fires.
+ */
+import { describe, expect, it } from "vitest";
+import { readDmarc } from "../../../provider/checks/dmarc";
+import { findingText } from "../../../provider/checks/rules";
+import { checkTemplate } from "../../../provider/checks/template";
+import type { RecordSpec } from "../../../provider/records/model";
+
+function findings(records: RecordSpec[]) {
+  return checkTemplate(records.map((record, i) => ({ path: `records[${i}]`, record })));
+}
+const dmarc = (content: string, name = "_dmarc"): RecordSpec => ({ name, type: "TXT", content });
+
+describe("DMARC syntax at _dmarc names (RFC 7489 §6.3, §6.4)", () => {
+  // RFC 7489 Appendix B.2, and the §6.3 tags in their forms.
+  const passing = [
+    "v=DMARC1; p=none; rua=mailto:dmarc-feedback@example.com",
+    "v=DMARC1; p=none; rua=mailto:dmarc-feedback@example.com; ruf=mailto:auth-reports@thirdparty.example.net",
+    "v=DMARC1; p=quarantine; rua=mailto:dmarc-feedback@example.com; ruf=mailto:auth-reports@thirdparty.example.net; pct=25",
+    "v=DMARC1; p=reject; rua=mailto:dmarc-feedback@example.com,mailto:tld-test@thirdparty.example.net!10m",
+    "v=DMARC1; p=reject; sp=none; adkim=s; aspf=r; fo=1:d; rf=afrf; ri=86400; pct=100;",
+    "v=DMARC1;p=none",
+    "v=DMARC1; p=none; rua=mailto:dmarc@{domainname}",
+    "v=DMARC1; p=none; future=tag",
+  ];
+  it.each(passing)("RFC 7489 Appendix B example %j passes silently", (content) => {
+    expect(readDmarc(content).problems).toEqual([]);
+    expect(findings([dmarc(content), dmarc(content, "_dmarc.shop")])).toEqual([]);
+  });
+
+  const failing: Array<[string, RegExp]> = [
+    ["v=DMARC1; rua=mailto:d@example.com", /the record has no policy \(p=\)/],
+    ["p=none; v=DMARC1", /a DMARC record starts with v=DMARC1/],
+    ["v=dmarc1; p=none", /a DMARC record starts with v=DMARC1 \(exactly so\)/],
+    ["v=DMARC1; p=block", /p=block is not a policy/],
+    ["v=DMARC1; p=none; sp=allow", /sp=allow is not a policy/],
+    ["v=DMARC1; p=none; pct=150", /pct=150 is not a percentage/],
+    ["v=DMARC1; p=none; rua=dmarc@example.com", /rua address "dmarc@example\.com" is not a URI/],
+    [
+      "v=DMARC1; p=none; ruf=ftp://example.com/r",
+      /has the scheme ftp:, which receivers do not send reports to/,
+    ],
+    ["v=DMARC1; p=none; adkim=x", /adkim=x is not an alignment mode/],
+    ["v=DMARC1; p=none; fo=2", /fo=2 is not a list of failure options/],
+    ["v=DMARC1; p=none; ri=daily", /ri=daily is not a number of seconds/],
+    ["v=DMARC1; p=none; p=reject", /the tag p appears more than once/],
+    ["v=DMARC1; p=none;; pct=5", /an empty tag/],
+    ["v=DMARC1 p=none", /a DMARC record starts with v=DMARC1/],
+  ];
+  it.each(failing)("RFC 7489 §6.3/§6.4: %j fires", (content, problem) => {
+    const fs = findings([dmarc(content)]);
+    expect(fs.length).toBeGreaterThan(0);
+    for (const f of fs)
+      expect(f).toMatchObject({ rule: "dmarc-syntax", severity: "error", path: "records[0].content" });
+    expect(fs.map((f) => f.problem).join("\n")).toMatch(problem);
+  });
+
+  it("the message a user reads names the rule, the section, the problem and the fix", () => {
+    const [f] = findings([dmarc("v=DMARC1; p=quarantine; pct=150")]);
+    expect(findingText(f!)).toBe(
+      "[dmarc-syntax, RFC 7489 §6.3, §6.4] pct=150 is not a percentage, so receivers cannot parse this DMARC record; fix: write pct= with a whole number from 0 to 100",
+    );
+  });
+
+  it("a DMARC-looking TXT outside _dmarc names, and other types at _dmarc, are not read as DMARC", () => {
+    expect(
+      findings([
+        dmarc("v=DMARC1; p=bogus", "@"),
+        { name: "_dmarc", type: "CNAME", content: "d.example.net." },
+      ]),
+    ).toEqual([]);
+  });
+});
+
+describe("one DMARC record per _dmarc name (RFC 7489 §6.6.3)", () => {
+  it("a second TXT at _dmarc fires on the later one", () => {
+    const fs = findings([dmarc("v=DMARC1; p=none"), dmarc("v=DMARC1; p=reject")]);
+    expect(fs).toHaveLength(1);
+    expect(findingText(fs[0]!)).toBe(
+      '[dmarc-single-record, RFC 7489 §6.6.3] a second TXT record at "_dmarc" (the first is records[0]); with more than one, receivers apply no DMARC policy at all; fix: keep one DMARC record at "_dmarc" and remove records[1]',
+    );
+    expect(fs[0]?.path).toBe("records[1].content");
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * The `DOMAINAPI_EXPECT_PLAN` value people copy: written quoted, read as the shell leaves it or as
+ * pasted whole (with its `DOMAINAPI_EXPECT_PLAN=` and quotes); set but blank is an expectation that
+ * refuses every change, unset is none. The shell used is the real one (`sh -c`).
+ */
+import { execFileSync } from "node:child_process";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { expectationAssignment, parseExpectation, refusalOf } from "../../../provider/records/digest";
+import { planResource } from "../../../provider/records/plan";
+import { decodeInputs } from "../../../provider/records/state";
+
+const mail = { templateId: "mail", digest: "0123456789abcdef" };
+const web = { templateId: "web", digest: "3f2a9c1e0b7d4a55" };
+
+/** What `sh` puts in the variable when `line` is pasted in front of a command. */
+function asShellPrefix(line: string): string {
+  return execFileSync("sh", ["-c", `${line} printenv DOMAINAPI_EXPECT_PLAN`], { encoding: "utf8" }).replace(
+    /\n$/,
+    "",
+  );
+}
+
+describe("the DOMAINAPI_EXPECT_PLAN line of a plan", () => {
+  it("is quoted, so that a shell keeps every pair", () => {
+    const line = expectationAssignment([mail, web]);
+    expect(line).toBe("DOMAINAPI_EXPECT_PLAN='mail=0123456789abcdef web=3f2a9c1e0b7d4a55'");
+    expect(asShellPrefix(line)).toBe("mail=0123456789abcdef web=3f2a9c1e0b7d4a55");
+    expect(expectationAssignment([])).toBe("DOMAINAPI_EXPECT_PLAN='none'");
+  });
+
+  it("reads the same plans as the shell leaves them, pasted whole, without the name, or double-quoted", () => {
+    const reviewed = { kind: "reviewed", plans: [mail, web] };
+    for (const value of [
+      "mail=0123456789abcdef web=3f2a9c1e0b7d4a55",
+      "DOMAINAPI_EXPECT_PLAN='mail=0123456789abcdef web=3f2a9c1e0b7d4a55'",
+      "'mail=0123456789abcdef web=3f2a9c1e0b7d4a55'",
+      ' DOMAINAPI_EXPECT_PLAN="mail=0123456789abcdef  web=3f2a9c1e0b7d4a55"\n',
+      "DOMAINAPI_EXPECT_PLAN=mail=0123456789abcdef web=3f2a9c1e0b7d4a55",
+    ]) {
+      expect(parseExpectation(value), value).toEqual(reviewed);
+    }
+    expect(parseExpectation("DOMAINAPI_EXPECT_PLAN='none'")).toEqual({ kind: "reviewed", plans: [] });
+  });
+
+  it("round-trips any template id through the shell and through pasting (property)", () => {
+    // Template ids: no spaces, controls, "/", "?", "#", "%" or "\" (validateTemplateId); quotes and "=" allowed.
+    const id = fc.stringMatching(/^[A-Za-z0-9'"=$`!*;&|()<>{}[\]^~.,:@_+-]{1,12}$/);
+    const digest = fc.stringMatching(/^[0-9a-f]{16}$/);
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ templateId: id, digest }), { minLength: 1, maxLength: 3 }),
+        (plans) => {
+          const line = expectationAssignment(plans);
+          expect(parseExpectation(line)).toEqual({ kind: "reviewed", plans });
+          expect(parseExpectation(asShellPrefix(line))).toEqual({ kind: "reviewed", plans });
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("set but empty or blank is an expectation that refuses every change; unset is none", () => {
+    for (const blank of ["", "   ", "\n", "''", '""', "DOMAINAPI_EXPECT_PLAN=", "DOMAINAPI_EXPECT_PLAN=''"]) {
+      expect(parseExpectation(blank), JSON.stringify(blank)).toEqual({ kind: "blank" });
+    }
+    expect(parseExpectation(undefined)).toBeUndefined();
+    const plan = planResource(
+      undefined,
+      decodeInputs({ templateId: "web", records: [{ name: "@", type: "A", content: "192.0.2.1" }] }),
+    );
+    expect(refusalOf(plan, undefined)).toBeUndefined();
+    expect(refusalOf(plan, { kind: "blank" })).toMatch(
+      /^refusing to change template "web": DOMAINAPI_EXPECT_PLAN is set but empty.*a failed `domainapi-plan --expect`.*Nothing was sent/,
+    );
+    // A plan that sends nothing is never refused.
+    const nothing = planResource(undefined, decodeInputs({ templateId: "web", records: [], purge: false }));
+    expect(nothing.requests).toEqual([]);
+    expect(refusalOf(nothing, { kind: "blank" })).toBeUndefined();
+  });
+
+  it("a malformed pair is named with the form expected", () => {
+    expect(() => parseExpectation("DOMAINAPI_EXPECT_PLAN='web'")).toThrow(
+      /"web" is not a templateId=digest pair/,
+    );
+  });
+});
