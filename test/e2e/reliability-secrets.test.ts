@@ -91,7 +91,7 @@ describe("the API key never leaks", () => {
       () => "",
       (err: unknown) => String(err),
     );
-    expect(invalid).toMatch(/domainapi:apiKey contains whitespace/);
+    expect(invalid).toMatch(/domainapi:apiKey cannot be sent in an HTTP header: its character 10 is/);
     await s.stack.setConfig("domainapi:apiKey", { value: API_KEY, secret: true });
     seen.push(refused, invalid);
     expect(occurrences(refused, wrong)).toBe(0);
