@@ -55,6 +55,7 @@ function builderFunction(build: (args: never) => object): FunctionOperations {
   return {
     async invoke(args) {
       try {
+        // Sound for any value: the builder parses its arguments with its own zod schema.
         return { outputs: { ...build(args as never) } };
       } catch (err) {
         if (!(err instanceof BuilderArgumentError)) throw err;
