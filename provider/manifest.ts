@@ -16,6 +16,9 @@ export const TOKENS = {
   records: "domainapi:index:DnsTemplateRecords",
   restore: "domainapi:index:DomainRestore",
   contacts: "domainapi:index:getContacts",
+  spf: "domainapi:index:spf",
+  dmarc: "domainapi:index:dmarc",
+  caa: "domainapi:index:caa",
 } as const;
 
 /**

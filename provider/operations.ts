@@ -6,6 +6,7 @@
  * manifest (and its schema in scripts/gen-schema.ts reads both).
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { BUILDERS, BuilderArgumentError } from "./checks/builders";
 import type { SettingsSource } from "./config";
 import { getContacts } from "./contacts/getContacts";
 import { type GetContactsArgs, InvalidArgumentError } from "./contacts/query";
@@ -46,6 +47,24 @@ export interface FunctionOperations {
   invoke(args: Props): Promise<InvokeResult>;
 }
 
+/**
+ * A record builder as a function: its result, or the argument it refused (named, with the fix) as
+ * a failure. It sends nothing, so it needs no client.
+ */
+function builderFunction(build: (args: never) => object): FunctionOperations {
+  return {
+    async invoke(args) {
+      try {
+        // Sound for any value: the builder parses its arguments with its own zod schema.
+        return { outputs: { ...build(args as never) } };
+      } catch (err) {
+        if (!(err instanceof BuilderArgumentError)) throw err;
+        return { failures: [{ property: err.argument, reason: err.reason }] };
+      }
+    },
+  };
+}
+
 /** The functions' operations by token. */
 export const FUNCTIONS: Readonly<Record<string, FunctionOperations>> = {
   [TOKENS.contacts]: {
@@ -58,6 +77,9 @@ export const FUNCTIONS: Readonly<Record<string, FunctionOperations>> = {
       }
     },
   },
+  ...Object.fromEntries(
+    Object.entries(BUILDERS).map(([token, builder]) => [token, builderFunction(builder.build)]),
+  ),
 };
 
 /**

@@ -5,8 +5,10 @@
  * them with the manifest into schema.json (`npm run schema`); the SDKs are generated from that, and
  * a test keeps them in step with the zod schemas that check() and the functions validate with.
  */
+import { BUILDERS } from "./checks/builders";
 import { RULE_NAMES, RULES } from "./checks/rules";
 import { TOKENS } from "./manifest";
+import { functionSpecFromZod } from "./schemaFromZod";
 
 /** The rules a resource may lift: the errors (a warning needs no lifting). */
 const LIFTABLE = RULE_NAMES.filter((rule) => RULES[rule].severity === "error").join(", ");
@@ -247,6 +249,24 @@ export const RESOURCE_SPECS: Readonly<Record<string, ResourceSpec>> = {
   },
 };
 
+/** What each record builder does, for its function's docs (its arguments and result are its zod schemas'). */
+const BUILDER_DESCRIPTIONS: Readonly<Record<keyof typeof BUILDERS, string>> = {
+  [TOKENS.spf]:
+    "Builds an SPF record (RFC 7208) from typed parts, with the DNS lookups it costs itself; a record over 10 lookups is refused. Sends nothing.",
+  [TOKENS.dmarc]: "Builds a DMARC record (RFC 7489) at `_dmarc` from a typed policy and tags. Sends nothing.",
+  [TOKENS.caa]: "Builds a CAA record (RFC 8659) from a registry tag and its value. Sends nothing.",
+};
+
+/** The builders' function specs, generated from their zod schemas (never written out by hand). */
+const BUILDER_SPECS: Readonly<Record<string, FunctionSpec>> = Object.fromEntries(
+  Object.entries(BUILDERS).map(([token, builder]) => [
+    token,
+    functionSpecFromZod(token, BUILDER_DESCRIPTIONS[token as keyof typeof BUILDERS], builder, {
+      "domainapi:index:DnsRecord": TYPES["domainapi:index:DnsRecord"] as ObjectSpec,
+    }),
+  ]),
+);
+
 /** The functions, by the manifest's tokens. */
 export const FUNCTION_SPECS: Readonly<Record<string, FunctionSpec>> = {
   [TOKENS.contacts]: {
@@ -311,6 +331,7 @@ export const FUNCTION_SPECS: Readonly<Record<string, FunctionSpec>> = {
       required: ["contacts", "total", "pages", "perPage"],
     },
   },
+  ...BUILDER_SPECS,
 };
 
 /** What each SDK generator needs to know. */

@@ -8,6 +8,7 @@
  * This module knows neither HTTP nor Pulumi.
  */
 import { z } from "zod";
+import { TOKENS } from "../manifest";
 import type { RecordSpec } from "../records/model";
 import { validateRecords } from "../records/validate";
 import { CAA_CRITICAL, CAA_TAGS, readCaa } from "./caa";
@@ -51,29 +52,42 @@ export const SPF_ALL = { fail: "-", softfail: "~", neutral: "?" } as const;
 
 /** The arguments of {@link spf}. */
 export const SpfArgsSchema = z.strictObject({
-  /** The record's name: `@` (default) or a subdomain. */
-  name: nameOf("@", 'e.g. "@" or "mail"'),
-  /** Whether the domain's own A/AAAA addresses may send (`a`; one lookup). */
-  a: z.boolean({ error: "a is true or false" }).default(false),
-  /** Whether the domain's own MX hosts may send (`mx`; one lookup). */
-  mx: z.boolean({ error: "mx is true or false" }).default(false),
-  /** IPv4 addresses or networks (`ip4:192.0.2.0/24`; no lookup). */
-  ip4: strings('e.g. ip4: ["192.0.2.0/24"]').default([]),
-  /** IPv6 addresses or networks (`ip6:2001:db8::/32`; no lookup). */
-  ip6: strings('e.g. ip6: ["2001:db8::/32"]').default([]),
-  /** Domains whose SPF records are included (`include:_spf.example.net`; one lookup each). */
-  include: strings('e.g. include: ["_spf.example.net"]').default([]),
-  /** Domains that must exist for a match (`exists:%{i}._spf.example.net`; one lookup each). */
-  exists: strings('e.g. exists: ["%{i}._spf.example.net"]').default([]),
-  /** A domain whose SPF record applies when nothing here matched (`redirect=`; one lookup); excludes `all`. */
-  redirect: z.string({ error: 'redirect is a domain, e.g. "_spf.example.net"' }).optional(),
-  /** What happens to other senders: `fail` (`-all`, the default without `redirect`), `softfail`, `neutral`. */
+  name: nameOf("@", 'e.g. "@" or "mail"').describe("The record's name: `@` (default) or a subdomain."),
+  a: z
+    .boolean({ error: "a is true or false" })
+    .default(false)
+    .describe("Whether the domain's own A/AAAA addresses may send (`a`; one lookup)."),
+  mx: z
+    .boolean({ error: "mx is true or false" })
+    .default(false)
+    .describe("Whether the domain's own MX hosts may send (`mx`; one lookup)."),
+  ip4: strings('e.g. ip4: ["192.0.2.0/24"]')
+    .default([])
+    .describe("IPv4 addresses or networks (`ip4:192.0.2.0/24`; no lookup)."),
+  ip6: strings('e.g. ip6: ["2001:db8::/32"]')
+    .default([])
+    .describe("IPv6 addresses or networks (`ip6:2001:db8::/32`; no lookup)."),
+  include: strings('e.g. include: ["_spf.example.net"]')
+    .default([])
+    .describe("Domains whose SPF records are included (`include:_spf.example.net`; one lookup each)."),
+  exists: strings('e.g. exists: ["%{i}._spf.example.net"]')
+    .default([])
+    .describe("Domains that must exist for a match (`exists:%{i}._spf.example.net`; one lookup each)."),
+  redirect: z
+    .string({ error: 'redirect is a domain, e.g. "_spf.example.net"' })
+    .optional()
+    .describe(
+      "A domain whose SPF record applies when nothing here matched (`redirect=`; one lookup); excludes `all`.",
+    ),
   all: z
     .enum(["fail", "softfail", "neutral"], {
       error:
         'all is "fail" (-all), "softfail" (~all) or "neutral" (?all); "pass" (+all) would let anyone send',
     })
-    .optional(),
+    .optional()
+    .describe(
+      "What happens to other senders: `fail` (`-all`, the default without `redirect`), `softfail`, `neutral`.",
+    ),
 });
 
 /** The arguments of {@link spf}, as a program writes them. */
@@ -88,12 +102,12 @@ export const TxtRecordSchema = z.strictObject({
 
 /** The result of {@link spf}. */
 export const SpfResultSchema = z.strictObject({
-  /** The record, ready for `records`. */
-  record: TxtRecordSchema,
-  /** The DNS lookups the record costs itself (RFC 7208 §4.6.4; at most 10). */
-  lookups: z.number().int(),
-  /** The terms that cost them, in record order. */
-  lookupTerms: z.array(z.string()),
+  record: TxtRecordSchema.describe("The record, ready for `records`."),
+  lookups: z
+    .number()
+    .int()
+    .describe("The DNS lookups the record costs itself (RFC 7208 §4.6.4; at most 10)."),
+  lookupTerms: z.array(z.string()).describe("The terms that cost them, in record order."),
 });
 
 /** The result of {@link spf}. */
@@ -187,45 +201,44 @@ const reportUris = (tag: string) => strings(`e.g. ${tag}: ["mailto:dmarc@example
 
 /** The arguments of {@link dmarc}. */
 export const DmarcArgsSchema = z.strictObject({
-  /** `_dmarc` (default) for the domain, or `_dmarc.<subdomain>`. */
-  name: nameOf("_dmarc", 'e.g. "_dmarc"'),
-  /** What receivers do with mail that fails DMARC (`p`). */
-  policy: policy("policy"),
-  /** The policy for subdomains (`sp`); the domain's policy when absent. */
-  subdomainPolicy: policy("subdomainPolicy").optional(),
-  /** Share of failing mail the policy applies to, 0 to 100 (`pct`; 100 when absent). */
+  name: nameOf("_dmarc", 'e.g. "_dmarc"').describe(
+    "`_dmarc` (default) for the domain, or `_dmarc.<subdomain>`.",
+  ),
+  policy: policy("policy").describe("What receivers do with mail that fails DMARC (`p`)."),
+  subdomainPolicy: policy("subdomainPolicy")
+    .optional()
+    .describe("The policy for subdomains (`sp`); the domain's policy when absent."),
   percent: z
     .number({ error: "percent is a whole number from 0 to 100" })
     .int({ error: "percent is a whole number from 0 to 100" })
     .min(0, { error: "percent is a whole number from 0 to 100" })
     .max(100, { error: "percent is a whole number from 0 to 100" })
-    .optional(),
-  /** Where aggregate reports go (`rua`), e.g. `mailto:dmarc@example.com`. */
-  rua: reportUris("rua"),
-  /** Where failure reports go (`ruf`). */
-  ruf: reportUris("ruf"),
-  /** DKIM alignment (`adkim`): `relaxed` (default) or `strict`. */
-  adkim: alignment("adkim").optional(),
-  /** SPF alignment (`aspf`): `relaxed` (default) or `strict`. */
-  aspf: alignment("aspf").optional(),
-  /** When failure reports are made (`fo`): `0`, `1`, `d`, `s`. */
+    .optional()
+    .describe("Share of failing mail the policy applies to, 0 to 100 (`pct`; 100 when absent)."),
+  rua: reportUris("rua").describe("Where aggregate reports go (`rua`), e.g. `mailto:dmarc@example.com`."),
+  ruf: reportUris("ruf").describe("Where failure reports go (`ruf`)."),
+  adkim: alignment("adkim").optional().describe("DKIM alignment (`adkim`): `relaxed` (default) or `strict`."),
+  aspf: alignment("aspf").optional().describe("SPF alignment (`aspf`): `relaxed` (default) or `strict`."),
   failureOptions: z
     .array(z.enum(["0", "1", "d", "s"], { error: 'each failure option is "0", "1", "d" or "s"' }))
-    .default([]),
-  /** Seconds between aggregate reports (`ri`; 86400 when absent). */
+    .default([])
+    .describe("When failure reports are made (`fo`): `0`, `1`, `d`, `s`."),
   reportInterval: z
     .number({ error: "reportInterval is whole seconds, e.g. 86400" })
     .int({ error: "reportInterval is whole seconds, e.g. 86400" })
     .min(0, { error: "reportInterval is whole seconds, e.g. 86400" })
     .max(0xffffffff, { error: "reportInterval is at most 4294967295 seconds" })
-    .optional(),
+    .optional()
+    .describe("Seconds between aggregate reports (`ri`; 86400 when absent)."),
 });
 
 /** The arguments of {@link dmarc}, as a program writes them. */
 export type DmarcArgs = z.input<typeof DmarcArgsSchema>;
 
 /** The result of {@link dmarc} and {@link caa}: one record. */
-export const DmarcResultSchema = z.strictObject({ record: TxtRecordSchema });
+export const DmarcResultSchema = z.strictObject({
+  record: TxtRecordSchema.describe("The `_dmarc` TXT record, ready for `records`."),
+});
 
 /** The result of {@link dmarc}. */
 export type DmarcResult = z.output<typeof DmarcResultSchema>;
@@ -282,14 +295,17 @@ export function dmarc(args: DmarcArgs): DmarcResult {
 
 /** The arguments of {@link caa}. */
 export const CaaArgsSchema = z.strictObject({
-  /** The record's name: `@` (default) or a subdomain. */
-  name: nameOf("@", 'e.g. "@"'),
-  /** The property: `issue`, `issuewild`, `iodef`, ... (the IANA registry's tags only). */
-  tag: z.enum(CAA_TAGS, { error: `tag is one of ${CAA_TAGS.join(", ")}` }),
-  /** The property's value: a CA's domain for `issue` (`;` alone allows none), a URL for `iodef`. */
-  value: z.string({ error: 'value is a string, e.g. "letsencrypt.org"' }),
-  /** The issuer critical flag (128): a CA that does not know the tag must not issue. */
-  critical: z.boolean({ error: "critical is true or false" }).default(false),
+  name: nameOf("@", 'e.g. "@"').describe("The record's name: `@` (default) or a subdomain."),
+  tag: z
+    .enum(CAA_TAGS, { error: `tag is one of ${CAA_TAGS.join(", ")}` })
+    .describe("The property: `issue`, `issuewild`, `iodef`, ... (the IANA registry's tags only)."),
+  value: z
+    .string({ error: 'value is a string, e.g. "letsencrypt.org"' })
+    .describe("The property's value: a CA's domain for `issue` (`;` alone allows none), a URL for `iodef`."),
+  critical: z
+    .boolean({ error: "critical is true or false" })
+    .default(false)
+    .describe("The issuer critical flag (128): a CA that does not know the tag must not issue."),
 });
 
 /** The arguments of {@link caa}, as a program writes them. */
@@ -297,7 +313,9 @@ export type CaaArgs = z.input<typeof CaaArgsSchema>;
 
 /** The result of {@link caa}. */
 export const CaaResultSchema = z.strictObject({
-  record: z.strictObject({ name: z.string(), type: z.literal("CAA"), content: z.string() }),
+  record: z
+    .strictObject({ name: z.string(), type: z.literal("CAA"), content: z.string() })
+    .describe("The CAA record, ready for `records`."),
 });
 
 /** The result of {@link caa}. */
@@ -348,7 +366,7 @@ function finished<R extends RecordSpec>(builder: string, record: R): R {
  * a provider function is registered from.
  */
 export const BUILDERS = {
-  "domainapi:index:spf": { args: SpfArgsSchema, result: SpfResultSchema, build: spf },
-  "domainapi:index:dmarc": { args: DmarcArgsSchema, result: DmarcResultSchema, build: dmarc },
-  "domainapi:index:caa": { args: CaaArgsSchema, result: CaaResultSchema, build: caa },
+  [TOKENS.spf]: { args: SpfArgsSchema, result: SpfResultSchema, build: spf },
+  [TOKENS.dmarc]: { args: DmarcArgsSchema, result: DmarcResultSchema, build: dmarc },
+  [TOKENS.caa]: { args: CaaArgsSchema, result: CaaResultSchema, build: caa },
 } as const;

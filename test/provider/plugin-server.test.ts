@@ -225,6 +225,82 @@ describe("the plugin's gRPC service", () => {
     );
   });
 
+  it("Invoke answers each record builder with its record, which Create puts on the sandbox", async () => {
+    await configure({ apiKey: API_KEY, baseUrl: sandbox.url });
+    const invoke = async (tok: string, args: Props) => {
+      const resp = await rpc<pb.InvokeRequest, pb.InvokeResponse>(
+        "invoke",
+        new pb.InvokeRequest().setTok(tok).setArgs(struct(args)),
+      );
+      expect(
+        resp.getFailuresList().map((f) => f.getReason()),
+        tok,
+      ).toEqual([]);
+      return js(resp.getReturn());
+    };
+    const spf = await invoke(TOKENS.spf, { mx: true, include: ["_spf.mailhost.example"], all: "softfail" });
+    expect(spf).toEqual({
+      record: { name: "@", type: "TXT", content: "v=spf1 mx include:_spf.mailhost.example ~all" },
+      lookups: 2,
+      lookupTerms: ["mx", "include:_spf.mailhost.example"],
+    });
+    const dmarc = await invoke(TOKENS.dmarc, {
+      policy: "quarantine",
+      percent: 50,
+      rua: ["mailto:d@example.com"],
+    });
+    expect(dmarc).toEqual({
+      record: {
+        name: "_dmarc",
+        type: "TXT",
+        content: "v=DMARC1; p=quarantine; pct=50; rua=mailto:d@example.com",
+      },
+    });
+    const caa = await invoke(TOKENS.caa, { tag: "issue", value: "letsencrypt.org" });
+    expect(caa).toEqual({ record: { name: "@", type: "CAA", content: '0 issue "letsencrypt.org"' } });
+    expect(sandbox.requests).toEqual([]);
+
+    const urn = `urn:pulumi:dev::p::${TOKENS.records}::mail`;
+    const news = { templateId: "mail", records: [spf.record, dmarc.record, caa.record] };
+    const checked = await rpc<pb.CheckRequest, pb.CheckResponse>(
+      "check",
+      new pb.CheckRequest().setUrn(urn).setOlds(struct({})).setNews(struct(news)),
+    );
+    expect(checked.getFailuresList()).toEqual([]);
+    await rpc("create", new pb.CreateRequest().setUrn(urn).setProperties(checked.getInputs()));
+    const held = sandbox.templateRecords("mail")?.map((r) => `${r.name} ${r.type} ${r.content}`);
+    expect(held?.sort()).toEqual(
+      [
+        '@ CAA 0 issue "letsencrypt.org"',
+        "@ TXT v=spf1 mx include:_spf.mailhost.example ~all",
+        "_dmarc TXT v=DMARC1; p=quarantine; pct=50; rua=mailto:d@example.com",
+      ].sort(),
+    );
+  });
+
+  it.each([
+    [TOKENS.spf, { include: ["_spf.example.net", "two words"] }, "include[1]", /without spaces/],
+    [TOKENS.spf, { redirect: "_spf.example.net", all: "fail" }, "all", /RFC 7208 §6\.1/],
+    [TOKENS.spf, { colour: "blue" }, "colour", /unknown argument; spf takes name, a, mx/],
+    [TOKENS.dmarc, { policy: "block" }, "policy", /"none", "quarantine" or "reject"/],
+    [TOKENS.dmarc, { policy: "none", percent: 150 }, "percent", /0 to 100/],
+    [TOKENS.caa, { tag: "issues", value: "ca.example" }, "tag", /tag is one of issue, issuewild, iodef/],
+  ])(
+    "Invoke of %s with %j is a failure naming %s, and sends nothing",
+    async (tok, args, property, reason) => {
+      await configure({ apiKey: API_KEY, baseUrl: sandbox.url });
+      const resp = await rpc<pb.InvokeRequest, pb.InvokeResponse>(
+        "invoke",
+        new pb.InvokeRequest().setTok(tok).setArgs(struct(args)),
+      );
+      expect(resp.getReturn()?.toJavaScript() ?? {}).toEqual({});
+      const failures = resp.getFailuresList();
+      expect(failures.map((f) => f.getProperty())).toEqual([property]);
+      expect(failures[0]?.getReason()).toMatch(reason);
+      expect(sandbox.requests).toEqual([]);
+    },
+  );
+
   it("Read of a restore keeps the state; its import is the domain", async () => {
     const read = await rpc<pb.ReadRequest, pb.ReadResponse>(
       "read",

@@ -4,10 +4,13 @@
  * types, the same settings, and every property documented so that the SDKs carry the docs.
  */
 import { beforeAll, describe, expect, it } from "vitest";
+import type { z } from "zod";
+import { BUILDERS } from "../../provider/checks/builders";
 import { ContactSchema, RECORD_TYPES } from "../../provider/client/wire";
 import type { ConfigKey } from "../../provider/config";
 import { type GetContactsArgs, parseContactsArgs } from "../../provider/contacts/query";
-import { SETTING_NAMES } from "../../provider/manifest";
+import { SETTING_NAMES, TOKENS } from "../../provider/manifest";
+import { FUNCTIONS } from "../../provider/operations";
 import schema from "../../provider/plugin/schema.json";
 import * as records from "../../provider/records/provider";
 import type { DnsRecordArgs, DnsTemplateRecordsArgs } from "../../provider/records/resource";
@@ -21,6 +24,7 @@ beforeAll(() => configureFrom({ apiKey: "schema-test-key", baseUrl: "http://127.
 
 interface Property {
   type?: string;
+  $ref?: string;
   description?: string;
   secret?: boolean;
   items?: Property;
@@ -192,10 +196,101 @@ describe("schema.json agrees with the zod schemas", () => {
       walk(`${t} inputs`, spec.inputProperties);
       walk(`${t} outputs`, spec.properties);
     }
-    walk("getContacts inputs", contactsFn.inputs.properties);
-    walk("getContacts outputs", contactsFn.outputs.properties);
+    for (const [token, fn] of Object.entries(
+      schema.functions as Record<string, { inputs: ObjectSpec; outputs: ObjectSpec }>,
+    )) {
+      walk(`${token} inputs`, fn.inputs.properties);
+      walk(`${token} outputs`, fn.outputs.properties);
+    }
     walk("provider", schema.provider.inputProperties);
     walk("config", schema.config.variables);
     expect(missing).toEqual([]);
+  });
+});
+
+type BuilderToken = keyof typeof BUILDERS;
+const BUILDER_TOKENS = Object.keys(BUILDERS) as BuilderToken[];
+const functions = schema.functions as Record<
+  string,
+  { description: string; inputs: ObjectSpec; outputs: ObjectSpec }
+>;
+
+/** The values an argument's description lists (`One of "a", "b".`), as the generator writes them. */
+function listedValues(p: Property): unknown[] | undefined {
+  const listed = /(?:Each o|O)ne of (.*)\.$/.exec(p.description ?? "")?.[1];
+  return listed?.split(", ").map((v) => JSON.parse(v.slice(1, -1)));
+}
+
+/** A value of a schema property's type (the first listed value of an enum). */
+function sampleOf(p: Property): unknown {
+  const listed = listedValues(p);
+  if (listed) return p.type === "array" ? [listed[0]] : listed[0];
+  if (p.type === "array") return [sampleOf(p.items ?? {})];
+  return p.type === "integer" ? 1 : p.type === "boolean" ? true : p.type === "number" ? 1.5 : "x";
+}
+
+/** A value of another type than the property's. */
+function wrongValue(p: Property): unknown {
+  if (p.type === "string") return 7;
+  if (p.type === "array") return "not a list";
+  return "text";
+}
+
+describe("schema.json's record builders are their zod schemas", () => {
+  it("spf, dmarc and caa: a token of the manifest, an operation and a function of the schema each", () => {
+    expect(sorted(BUILDER_TOKENS)).toEqual(sorted([TOKENS.spf, TOKENS.dmarc, TOKENS.caa]));
+    for (const token of BUILDER_TOKENS) {
+      expect(FUNCTIONS[token], token).toBeDefined();
+      expect(functions[token]?.description, token).toMatch(/^Builds an? (SPF|DMARC|CAA) record \(RFC \d+\)/);
+    }
+  });
+
+  it.each(BUILDER_TOKENS)(
+    "%s: the arguments, which are required, and a value of each's type is taken",
+    (token) => {
+      const args = BUILDERS[token].args as z.ZodObject;
+      const inputs = functions[token]?.inputs as ObjectSpec;
+      expect(sorted(Object.keys(inputs.properties))).toEqual(sorted(Object.keys(args.shape)));
+      const required = Object.keys(args.shape).filter((k) => !args.shape[k]?.safeParse(undefined).success);
+      expect(sorted(inputs.required ?? [])).toEqual(sorted(required));
+      for (const [name, p] of Object.entries(inputs.properties)) {
+        const field = args.shape[name] as z.ZodType;
+        expect(
+          field.safeParse(sampleOf(p)).success,
+          `${token} ${name} takes ${JSON.stringify(sampleOf(p))}`,
+        ).toBe(true);
+        expect(field.safeParse(wrongValue(p)).success, `${token} ${name} refuses another type`).toBe(false);
+        const listed = listedValues(p);
+        if (listed) {
+          const given = (v: unknown) => (p.type === "array" ? [v] : v);
+          for (const v of listed)
+            expect(field.safeParse(given(v)).success, `${token} ${name}: ${v}`).toBe(true);
+          expect(field.safeParse(given("something-else")).success, `${token} ${name} lists all`).toBe(false);
+        }
+        if (p.type === "integer")
+          expect(field.safeParse(1.5).success, `${token} ${name} is whole`).toBe(false);
+      }
+    },
+  );
+
+  it.each([
+    [TOKENS.spf, { mx: true, include: ["_spf.example.net"] }],
+    [TOKENS.dmarc, { policy: "reject", rua: ["mailto:d@example.com"] }],
+    [TOKENS.caa, { tag: "issue", value: "letsencrypt.org" }],
+  ] as const)("%s: the result's fields are the outputs; its record is a DnsRecord", (token, args) => {
+    const outputs = functions[token]?.outputs as ObjectSpec;
+    const result = BUILDERS[token].result.parse(BUILDERS[token].build(args as never)) as Record<
+      string,
+      unknown
+    >;
+    expect(sorted(Object.keys(outputs.properties))).toEqual(sorted(Object.keys(result)));
+    expect(sorted(outputs.required ?? [])).toEqual(sorted(Object.keys(result)));
+    expect(outputs.properties.record?.$ref).toBe("#/types/domainapi:index:DnsRecord");
+    expect(validateRecords([result.record]).issues).toEqual([]);
+    for (const [name, p] of Object.entries(outputs.properties)) {
+      const value = result[name];
+      if (p.type === "integer") expect(Number.isInteger(value), name).toBe(true);
+      if (p.type === "array") expect(Array.isArray(value), name).toBe(true);
+    }
   });
 });

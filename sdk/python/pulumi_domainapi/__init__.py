@@ -6,10 +6,13 @@ import builtins as _builtins
 from . import _utilities
 import typing
 # Export this package's modules as members:
+from .caa import *
+from .dmarc import *
 from .dns_template_records import *
 from .domain_restore import *
 from .get_contacts import *
 from .provider import *
+from .spf import *
 from ._inputs import *
 from . import outputs
 

@@ -1,0 +1,97 @@
+/**
+ * Pulumi schema specs made from zod schemas, so that a function whose arguments and result are
+ * zod schemas (the record builders) is described once: zod 4's `z.toJSONSchema` gives the JSON
+ * Schema, and this maps it onto the PropertySpec shape of the package schema. What the package
+ * schema cannot say inline (an enum, a default, an object) is said the way its SDKs can carry: an
+ * enum and a default in the description, an object as a `$ref` to one of the package's types.
+ * Pure.
+ */
+import { z } from "zod";
+import type { FunctionSpec, ObjectSpec, PropertySpec } from "./schemaSpec";
+
+/** The part of a JSON Schema (draft 2020-12, as `z.toJSONSchema` writes it) that is mapped. */
+interface JsonSchemaNode {
+  type?: string;
+  description?: string;
+  properties?: Record<string, JsonSchemaNode>;
+  required?: string[];
+  items?: JsonSchemaNode;
+  enum?: unknown[];
+  const?: unknown;
+  default?: unknown;
+}
+
+/** The package types an inline object may stand for: an object maps to the one that holds its fields. */
+export type ObjectTypes = Readonly<Record<string, ObjectSpec>>;
+
+const PRIMITIVES = new Set(["string", "integer", "number", "boolean"]);
+
+/** The description a property's SDK docs carry: the zod description, its values and its default. */
+function describe(where: string, node: JsonSchemaNode): string {
+  if (!node.description)
+    throw new Error(`${where}: no description; give the zod schema one with .describe()`);
+  const parts = [node.description];
+  if (node.default !== undefined && !/\bdefault\b/i.test(node.description))
+    parts.push(`Default \`${JSON.stringify(node.default)}\`.`);
+  const listed = (values: unknown[]) => values.map((v) => `\`${JSON.stringify(v)}\``).join(", ");
+  if (node.enum) parts.push(`One of ${listed(node.enum)}.`);
+  if (node.items?.enum) parts.push(`Each one of ${listed(node.items.enum)}.`);
+  return parts.join(" ");
+}
+
+/** The package type whose properties hold every field of an inline object, by its `$ref`. */
+function objectRef(where: string, node: JsonSchemaNode, types: ObjectTypes): string {
+  const fields = Object.keys(node.properties ?? {});
+  const found = Object.entries(types).find(([, spec]) => fields.every((f) => f in spec.properties));
+  if (found === undefined)
+    throw new Error(`${where}: an object of ${fields.join(", ")} matches no type of the package; add one`);
+  return `#/types/${found[0]}`;
+}
+
+/** One property's spec, without its description (the caller adds it where the schema has one). */
+function valueSpec(where: string, node: JsonSchemaNode, types: ObjectTypes): PropertySpec {
+  if (node.type === "object") return { $ref: objectRef(where, node, types) };
+  if (node.type === "array") {
+    if (node.items === undefined) throw new Error(`${where}: an array without items`);
+    return { type: "array", items: valueSpec(`${where}[]`, node.items, types) };
+  }
+  if (node.type !== undefined && PRIMITIVES.has(node.type))
+    return { type: node.type as PropertySpec["type"] };
+  throw new Error(`${where}: JSON Schema ${JSON.stringify(node)} has no package schema form`);
+}
+
+/**
+ * The object spec of a zod object schema: as a program gives it (`io: "input"`, so a field with a
+ * default is optional) or as it is returned (`io: "output"`).
+ */
+export function objectSpecFromZod(
+  where: string,
+  schema: z.ZodType,
+  io: "input" | "output",
+  types: ObjectTypes,
+): ObjectSpec {
+  const json = z.toJSONSchema(schema, { io }) as JsonSchemaNode;
+  if (json.type !== "object" || json.properties === undefined)
+    throw new Error(`${where}: not an object schema`);
+  const properties = Object.fromEntries(
+    Object.entries(json.properties).map(([name, node]) => [
+      name,
+      { ...valueSpec(`${where}.${name}`, node, types), description: describe(`${where}.${name}`, node) },
+    ]),
+  );
+  return { properties, ...(json.required?.length ? { required: json.required } : {}) };
+}
+
+/** A function's spec from the zod schemas of its arguments and its result. */
+export function functionSpecFromZod(
+  token: string,
+  description: string,
+  schemas: { readonly args: z.ZodType; readonly result: z.ZodType },
+  types: ObjectTypes,
+): FunctionSpec {
+  return {
+    description,
+    inputs: objectSpecFromZod(`${token} inputs`, schemas.args, "input", types),
+    outputs: objectSpecFromZod(`${token} outputs`, schemas.result, "output", types),
+  };
+}
