@@ -31,18 +31,6 @@ export type { CaaTag } from "./checks/caa";
 export type { DmarcPolicy } from "./checks/dmarc";
 export { RULE_NAMES, RULES, type RuleName } from "./checks/rules";
 export { type PreviewSource, planComment, planExpectation } from "./cli/review";
-export {
-  ClientClosedError,
-  ConfigError,
-  DomainApiBaseError,
-  DomainApiError,
-  type DomainApiErrorCode,
-  type DomainApiErrorKind,
-  DomainNotInAccountError,
-  RequestBodyError,
-  type RequestOutcome,
-  TemplateNotFoundError,
-} from "./client/errors";
 export type { Contact, ContactStatus, RecordType } from "./client/wire";
 export {
   ContactsListingError,
@@ -55,6 +43,26 @@ export {
 export { type GetContactsArgs, InvalidArgumentError } from "./contacts/query";
 export { dnsTemplateRecordsProvider, domainRestoreProvider } from "./dynamic";
 export {
+  type DnsRecord,
+  type DnsRecordArgs,
+  DnsTemplateRecords,
+  type DnsTemplateRecordsArgs,
+  type SafetyThresholdArgs,
+} from "./dynamic/recordsResource";
+export { DomainRestore, type DomainRestoreArgs } from "./dynamic/restoreResource";
+export {
+  ClientClosedError,
+  ConfigError,
+  DomainApiBaseError,
+  DomainApiError,
+  type DomainApiErrorCode,
+  type DomainApiErrorKind,
+  DomainNotInAccountError,
+  RequestBodyError,
+  type RequestOutcome,
+  TemplateNotFoundError,
+} from "./errors";
+export {
   type ImportedTemplate,
   type ImportOptions,
   importProgram,
@@ -63,11 +71,3 @@ export {
   ZoneInputError,
   type ZoneSource,
 } from "./import";
-export {
-  type DnsRecord,
-  type DnsRecordArgs,
-  DnsTemplateRecords,
-  type DnsTemplateRecordsArgs,
-  type SafetyThresholdArgs,
-} from "./records/resource";
-export { DomainRestore, type DomainRestoreArgs } from "./restore/resource";

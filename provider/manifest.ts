@@ -1,10 +1,10 @@
 /**
  * What the provider offers, said once: its package name, the type tokens of its resources and
  * functions, and its settings (name, type, secret, environment variable, default, range,
- * description). The settings resolver (config.ts), the plugin, the schema generator
+ * description). The settings resolver (settings/config.ts), the plugin, the schema generator
  * (scripts/gen-schema.ts), the plan CLI and the benchmarks read these; nothing else spells a token
  * or a setting. The operations behind each token are bound in operations.ts, which imports the
- * providers: this module imports nothing, so that config.ts (which every provider reaches) can
+ * providers: this module imports nothing, so that settings/config.ts (which every provider reaches) can
  * read it without a cycle.
  */
 

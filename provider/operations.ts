@@ -1,24 +1,29 @@
 /**
- * The operations behind each token of the manifest: the one table the plugin, impl.ts (and so the
- * dynamic shims) dispatch through. A resource's methods take the engine's property bags in plain
+ * The operations behind each token of the manifest: the one table the plugin and the dynamic shims
+ * (through dynamic/impl.ts) dispatch through. A resource's methods take the engine's property bags in plain
  * values and answer `pulumi.dynamic.*Result`, whichever host calls them; a function is its token's
  * invoke over plain arguments. Adding a resource or function is one entry here and one in the
  * manifest (and its schema in scripts/gen-schema.ts reads both).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { BUILDERS, BuilderArgumentError } from "./checks/builders";
-import type { SettingsSource } from "./config";
 import { getContacts } from "./contacts/getContacts";
 import { type GetContactsArgs, InvalidArgumentError } from "./contacts/query";
+import { client, configureFrom } from "./host/session";
 import { type ResourceToken, TOKENS } from "./manifest";
 import * as records from "./records/provider";
 import * as restore from "./restore/provider";
-import { client, configureFrom } from "./session";
+import type { SettingsSource } from "./settings/config";
 
 type Props = Record<string, unknown>;
 
 /** One resource's provider methods, as both hosts call them. */
 export interface ResourceOperations {
+  /**
+   * The dynamic host's `configure()`: the stack config. The plugin configures once per provider
+   * from its inputs instead ({@link configureProvider}).
+   */
+  configure(req: pulumi.dynamic.ConfigureRequest): void;
   /** `urn` is given by the plugin (its Check carries one), never by the dynamic host. */
   check(olds: Props, news: Props, urn?: string): Promise<pulumi.dynamic.CheckResult>;
   diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult>;
@@ -32,10 +37,10 @@ export interface ResourceOperations {
 }
 
 /** The resources' operations by type token. */
-export const RESOURCES: Readonly<Record<ResourceToken, ResourceOperations>> = {
+export const RESOURCES = {
   [TOKENS.records]: records,
   [TOKENS.restore]: restore,
-};
+} as const satisfies Readonly<Record<ResourceToken, ResourceOperations>>;
 
 /** What an invoke answers: its outputs, or the arguments it refused (named, with the fix). */
 export type InvokeResult =

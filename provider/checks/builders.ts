@@ -8,9 +8,9 @@
  * This module knows neither HTTP nor Pulumi.
  */
 import { z } from "zod";
+import type { RecordSpec } from "../dns/model";
+import { validateRecords } from "../dns/validate";
 import { TOKENS } from "../manifest";
-import type { RecordSpec } from "../records/model";
-import { validateRecords } from "../records/validate";
 import { CAA_CRITICAL, CAA_TAGS, readCaa } from "./caa";
 import { type DmarcPolicy, readDmarc } from "./dmarc";
 import { findingText } from "./rules";

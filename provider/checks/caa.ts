@@ -4,7 +4,7 @@
  *
  * This module knows neither HTTP nor Pulumi.
  */
-import { DOMAIN_PLACEHOLDER } from "../records/model";
+import { DOMAIN_PLACEHOLDER } from "../dns/model";
 
 /**
  * The tags of the IANA "Certification Authority Restriction Properties" registry (RFC 8659 §7.2,

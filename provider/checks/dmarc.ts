@@ -4,7 +4,7 @@
  *
  * This module knows neither HTTP nor Pulumi.
  */
-import { DOMAIN_PLACEHOLDER } from "../records/model";
+import { DOMAIN_PLACEHOLDER } from "../dns/model";
 
 /** A DMARC policy (RFC 7489 §6.3, `p` and `sp`). */
 export type DmarcPolicy = "none" | "quarantine" | "reject";

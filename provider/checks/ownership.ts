@@ -10,7 +10,7 @@
  *
  * This module knows neither HTTP nor Pulumi.
  */
-import { describeRecord, identityOf, type RecordSpec } from "../records/model";
+import { describeRecord, identityOf, type RecordSpec } from "../dns/model";
 
 /** What a resource claims: a template of an account, as sole owner (`purge`) or not. */
 export interface TemplateClaim {

@@ -7,7 +7,7 @@
  * This module knows neither HTTP nor Pulumi.
  */
 import { isIPv4, isIPv6 } from "node:net";
-import { DOMAIN_PLACEHOLDER } from "../records/model";
+import { DOMAIN_PLACEHOLDER } from "../dns/model";
 
 /** RFC 7208 §4.6.4: more DNS-querying terms than this make the record a permanent error. */
 export const SPF_LOOKUP_LIMIT = 10;

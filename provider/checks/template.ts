@@ -8,7 +8,7 @@
  *
  * This module knows neither HTTP nor Pulumi.
  */
-import { DOMAIN_PLACEHOLDER, describeRecord, type RecordSpec } from "../records/model";
+import { DOMAIN_PLACEHOLDER, describeRecord, type RecordSpec } from "../dns/model";
 import { CAA_CRITICAL, CAA_TAGS, readCaa } from "./caa";
 import { readDmarc } from "./dmarc";
 import { type Finding, RULES, type RuleName } from "./rules";

@@ -1,5 +1,5 @@
 /** The errors of `domainapi-plan`. */
-import { DomainApiBaseError } from "../client/errors";
+import { DomainApiBaseError } from "../errors";
 
 /**
  * The input is not a preview: the command exits with status 2 and this message. Its code is

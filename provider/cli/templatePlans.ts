@@ -6,7 +6,7 @@
  */
 import { readLiftedChecks, verdictOf } from "../checks/lift";
 import { checkTemplate } from "../checks/template";
-import { containsUnknown } from "../engine";
+import { containsUnknown } from "../host/engine";
 import { DYNAMIC_TOKENS, TOKENS } from "../manifest";
 import type { Correction } from "../records/corrections";
 import { planDigest } from "../records/digest";

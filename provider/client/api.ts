@@ -6,8 +6,8 @@
  * and only what the schema allows goes out.
  */
 import { createHash } from "node:crypto";
-import type { ClientConfig } from "../config";
-import { type DomainApiError, RequestBodyError } from "./errors";
+import { type DomainApiError, RequestBodyError } from "../errors";
+import type { ClientConfig } from "../settings/config";
 import { type ResponseFailure, responseError } from "./failures";
 import { LruCache } from "./pool";
 import { isReplayable } from "./retry";

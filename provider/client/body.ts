@@ -3,7 +3,7 @@
  * neither HTTP libraries nor Pulumi; the key is redacted before anything is parsed or cut.
  */
 import { STATUS_CODES } from "node:http";
-import { redact } from "./redact";
+import { redact } from "../errors/redact";
 
 /** How an error body's message is cut, so that an HTML error page does not flood the terminal. */
 const MAX_API_MESSAGE_CHARS = 500;

@@ -6,9 +6,9 @@
  * error itself. This module knows neither HTTP libraries nor Pulumi.
  */
 import { STATUS_CODES } from "node:http";
+import { DomainApiError, NetworkCause, type RequestOutcome, TemplateNotFoundError } from "../errors";
+import { quote, redact } from "../errors/redact";
 import { extractApiMessage } from "./body";
-import { DomainApiError, NetworkCause, type RequestOutcome, TemplateNotFoundError } from "./errors";
-import { quote, redact } from "./redact";
 import { answerVerdict, networkVerdict, unreadableVerdict } from "./retry";
 
 /** Ends `text` with a full stop unless it already ends with punctuation. */

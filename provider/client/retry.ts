@@ -16,8 +16,9 @@
  * - what a failure means: its outcome (`not-applied`, `applied`, `unknown`), whether running the
  *   operation again could succeed, and the advice its message ends with.
  */
-import { API_KEY_HINT } from "../config";
-import type { RequestOutcome } from "./errors";
+
+import type { RequestOutcome } from "../errors";
+import { API_KEY_HINT } from "../settings/config";
 
 /** When an answer with a given status is sent again. */
 type Resend =

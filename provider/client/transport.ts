@@ -17,12 +17,12 @@
 
 import { setTimeout as sleep } from "node:timers/promises";
 import type { z } from "zod";
-import { API_KEY_HINT, type ClientConfig } from "../config";
-import { ClientClosedError, ConfigError, type RequestOutcome } from "./errors";
+import { ClientClosedError, ConfigError, type RequestOutcome } from "../errors";
+import { redact } from "../errors/redact";
+import { API_KEY_HINT, type ClientConfig } from "../settings/config";
+import { apiKeyHeaderProblem } from "../settings/headerSafe";
 import { bodyStart, httpError, networkError, responseError } from "./failures";
-import { apiKeyHeaderProblem } from "./headerSafe";
 import { type AgentLease, acquireAgent, releaseAgent } from "./pool";
-import { redact } from "./redact";
 import {
   decideRetry,
   type HttpMethod,
@@ -173,7 +173,7 @@ export class Transport {
   #closed = false;
 
   /**
-   * @throws ConfigError when the key cannot travel in a header (see ./headerSafe.ts): the settings
+   * @throws ConfigError when the key cannot travel in a header (see settings/headerSafe.ts): the settings
    *   check refuses it first, and a client made by hand is refused here, before any request, rather
    *   than failing as a lost connection that looks safe to repeat
    */

@@ -4,10 +4,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { type DomainApiClient, getClient } from "../client/api";
-import { DomainApiBaseError } from "../client/errors";
 import type { Contact, ContactListPage } from "../client/wire";
-import { type ConfigLookup, checkConfig, resolveConfig } from "../config";
-import { warnIfApiKeyInPlainText } from "../keyInState";
+import { DomainApiBaseError } from "../errors";
+import { warnIfApiKeyInPlainText } from "../host/keyInState";
+import { type ConfigLookup, checkConfig, resolveConfig } from "../settings/config";
 import {
   checkAnswer,
   type Disagreement,

@@ -11,8 +11,8 @@
  * This module knows neither HTTP nor Pulumi.
  */
 import { z } from "zod";
-import { DomainApiBaseError } from "../client/errors";
 import { CONTACT_STATUSES, type ContactStatus } from "../client/wire";
+import { DomainApiBaseError } from "../errors";
 
 /**
  * Filters, sorting and paging of `getContacts`. Every field is optional; string filters are search

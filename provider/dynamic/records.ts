@@ -9,7 +9,7 @@
  * that neither form of the stored provider holds a secret, a path or a copy of our code.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type * as Implementation from "../impl";
+import type * as Implementation from "./impl";
 
 type Impl = typeof Implementation;
 

@@ -5,7 +5,7 @@
  * default keeps the state as it is.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type * as Implementation from "../impl";
+import type * as Implementation from "./impl";
 
 type Impl = typeof Implementation;
 

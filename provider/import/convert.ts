@@ -1,15 +1,15 @@
 /**
  * Zone entries -> the records of one DnsTemplateRecords resource, and what was skipped or changed
  * on the way, each with its line. What the provider's `check()` would refuse is decided by the
- * provider's own validation (records/validate.ts): this module holds no second copy of its rules.
+ * provider's own validation (dns/validate.ts): this module holds no second copy of its rules.
  * Of a conflicting pair (a CNAME beside other data, a URL forward beside an A), the later record
  * is skipped; a record refused on its own is skipped with the reason `check()` gives.
  */
 import { findingText } from "../checks/rules";
 import { checkTemplate } from "../checks/template";
 import { RECORD_TYPES, type RecordType } from "../client/wire";
-import { normalizeRecord, type RecordSpec } from "../records/model";
-import { type InputIssue, validateRecords } from "../records/validate";
+import { normalizeRecord, type RecordSpec } from "../dns/model";
+import { type InputIssue, validateRecords } from "../dns/validate";
 import { asciiName, convertRdata, NotTextError } from "./rdata";
 import type { ZoneEntry } from "./zone";
 

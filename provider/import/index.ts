@@ -4,7 +4,7 @@
  * declares them in TypeScript, YAML, Python or Go. Pure: reads no file and writes none (the
  * `domainapi-import` command does); an Automation API program can call it directly.
  */
-import { validateTemplateId } from "../records/validate";
+import { validateTemplateId } from "../dns/validate";
 import { convertEntries } from "./convert";
 import { ZoneInputError } from "./errors";
 import { type ProgramLanguage, renderProgram } from "./programs";

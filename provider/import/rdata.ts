@@ -9,7 +9,7 @@
  */
 import { domainToASCII } from "node:url";
 import type { RecordType } from "../client/wire";
-import { DOMAIN_PLACEHOLDER, type NumberField } from "../records/model";
+import { DOMAIN_PLACEHOLDER, type NumberField } from "../dns/model";
 import { ZoneInputError } from "./errors";
 import type { Token } from "./tokens";
 import { resolveName, type ZoneEntry } from "./zone";

@@ -3,7 +3,7 @@
  * resource name, and the records with the lines they came from. Kept apart from the writers so
  * that each writer only spells a language.
  */
-import { numberFieldsOf, type RecordSpec } from "../records/model";
+import { numberFieldsOf, type RecordSpec } from "../dns/model";
 import type { ConvertedZone } from "./convert";
 
 /** One zone file imported: one DnsTemplateRecords resource. */

@@ -12,10 +12,10 @@ import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { PartialFailure } from "../host/partialFailure";
+import { diffProviderInputs, providerInputFailures, settingsSourceOf } from "../host/session";
 import { configureProvider, functionOperations, resourceOperations as opsOf } from "../operations";
-import { PartialFailure } from "../partialFailure";
 import { changedProperties, detailedDiff, engineKind } from "../propertyDiff";
-import { diffProviderInputs, providerInputFailures, settingsSourceOf } from "../session";
 import { markSecretSettings, markSecrets, type Props, plain } from "./secrets";
 
 const { DIFF_SOME, DIFF_NONE, DIFF_UNKNOWN } = pb.DiffResponse.DiffChanges;

@@ -5,8 +5,8 @@
  * the request and nothing of the declaration it serves.
  */
 import type { DomainApiClient } from "../client/api";
-import { DomainApiError } from "../client/errors";
 import { isNotFound, templateNotFound } from "../client/failures";
+import { DomainApiError } from "../errors";
 import { namesRecordIds, type PlannedRequest } from "./corrections";
 import type { Outcome } from "./fold";
 

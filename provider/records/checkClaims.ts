@@ -1,12 +1,12 @@
 /**
  * One template, one owner, through the plugin: the gRPC Check of each DnsTemplateRecords carries
- * its URN (the dynamic host's does not: there the resource class claims, owners.ts), so `check()` claims the template of each checked resource in one {@link TemplateClaims}
+ * its URN (the dynamic host's does not: there the resource class claims, dynamic/owners.ts), so `check()` claims the template of each checked resource in one {@link TemplateClaims}
  * for its process (the engine runs one plugin process per provider instance and deployment: one
  * account). A claim that conflicts is a check failure on `templateId`, naming both resources.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { TemplateClaims } from "../checks/ownership";
-import { containsUnknown } from "../engine";
+import { containsUnknown } from "../host/engine";
 import { decodeInputs } from "./state";
 
 const claims = new TemplateClaims();

@@ -15,7 +15,7 @@ import {
   type StateRecord,
   toUpdateItem,
   toWireRecord,
-} from "./model";
+} from "../dns/model";
 
 /** A declared record with the key it has in the state (see `state.ts`: keys for readable previews). */
 export interface KeyedRecord extends RecordSpec {

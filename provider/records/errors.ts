@@ -1,8 +1,8 @@
 /**
  * The errors of the records path, as undici keeps its errors: classes only, each with its brand
- * and a stable code (see `client/errors.ts` for the base and how to test for them).
+ * and a stable code (see `errors/index.ts` for the base and how to test for them).
  */
-import { DomainApiBaseError } from "../client/errors";
+import { DomainApiBaseError } from "../errors";
 
 /** A request applied, but the ids it was answered with cannot be attributed to its records. */
 export class UnattributableAnswerError extends DomainApiBaseError {

@@ -6,6 +6,8 @@
  *
  * Pure: no HTTP, no Pulumi.
  */
+
+import { canonicalOrder, describeRecord, RECORD_MODEL, type RecordSpec } from "../dns/model";
 import {
   type Correction,
   type HeldRecord,
@@ -15,7 +17,6 @@ import {
   type PlannedRequest,
 } from "./corrections";
 import { UnattributableAnswerError } from "./errors";
-import { canonicalOrder, describeRecord, RECORD_MODEL, type RecordSpec } from "./model";
 
 function withKey(r: RecordSpec, recordId: string, key: string): HeldRecord {
   return { ...r, recordId, key };

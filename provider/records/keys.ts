@@ -7,7 +7,7 @@
  *
  * Pure: no HTTP, no Pulumi.
  */
-import { canonicalOrder, numberFieldsOf, type RecordSpec } from "./model";
+import { canonicalOrder, numberFieldsOf, type RecordSpec } from "../dns/model";
 
 function candidateKeys(r: RecordSpec): string[] {
   const coarse = `${r.name}/${r.type}`;

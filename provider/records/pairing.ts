@@ -6,7 +6,13 @@
  *
  * This module knows neither HTTP nor Pulumi.
  */
-import { canonicalOrder, compareRecords, numberFieldsOf, type RecordSpec, type StateRecord } from "./model";
+import {
+  canonicalOrder,
+  compareRecords,
+  numberFieldsOf,
+  type RecordSpec,
+  type StateRecord,
+} from "../dns/model";
 
 /** How held and declared records correspond. */
 export interface Pairing<H extends StateRecord, D extends RecordSpec> {

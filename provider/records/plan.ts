@@ -18,6 +18,8 @@
  *
  * Deterministic and linear apart from sorting (Maps, never nested scans). Knows neither HTTP nor Pulumi.
  */
+
+import { canonicalOrder, describeRecord, RECORD_MODEL, type RecordSpec } from "../dns/model";
 import {
   createCorrection,
   deleteCorrection,
@@ -31,7 +33,6 @@ import {
   verifyCorrection,
 } from "./corrections";
 import { freshKey, keyRecords } from "./keys";
-import { canonicalOrder, describeRecord, RECORD_MODEL, type RecordSpec } from "./model";
 import { type Pairing, pairRecords } from "./pairing";
 import type { SafetyThreshold } from "./safety";
 import type { VanishedSearch } from "./vanished";

@@ -7,15 +7,21 @@
 import { randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
-import { accountMove, madeOn } from "../account";
-import { DomainApiError } from "../client/errors";
-import { containsUnknown, unknownInputs } from "../engine";
+import type { InputIssue } from "../dns/issues";
+import { DomainApiError } from "../errors";
+import { accountMove, madeOn } from "../host/account";
+import { containsUnknown, unknownInputs } from "../host/engine";
+import { PartialFailure } from "../host/partialFailure";
+import {
+  checkSettings,
+  client,
+  configure as configureSession,
+  verifyOnRefreshSetting,
+} from "../host/session";
 import * as log from "../log";
-import { PartialFailure } from "../partialFailure";
-import { checkSettings, client, configure as configureSession, verifyOnRefreshSetting } from "../session";
 import { ownerFailure } from "./checkClaims";
 import { EXPECT_PLAN_ENV, type Expectation, parseExpectation } from "./digest";
-import type { InputIssue } from "./issues";
+import { validateTemplateRecordsInputs } from "./inputs";
 import { type Declaration, type Holding, type Plan, planCheck, planRefresh, planResource } from "./plan";
 import { type Converged, converge } from "./run";
 import { checkSafety, DEFAULT_SAFETY_THRESHOLD } from "./safety";
@@ -28,7 +34,6 @@ import {
   type RecordsOutputs,
   type Settings,
 } from "./state";
-import { validateTemplateRecordsInputs } from "./validate";
 
 /** The engine's property bag, as it hands it to a method (values are checked where they are read). */
 type Props = Record<string, unknown>;
@@ -232,7 +237,7 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
   return { id, outs: { ...(await carryOut(id, plan, holding, wanted, inputs, true)), ...madeOn() } };
 }
 
-/** The move of a resource to another API, accepted for this run (account.ts); throws when refused. */
+/** The move of a resource to another API, accepted for this run (host/account.ts); throws when refused. */
 function movedAccount(olds: Props, deleting = false) {
   const what = `DnsTemplateRecords (template "${String(olds.templateId)}")`;
   return accountMove(olds, what, "every record it holds", deleting);

@@ -11,13 +11,14 @@
  * it is about to be sent. The plan itself is announced by whoever shows it to the user first (the
  * preview's `diff`), not here.
  */
+
+import { describeRecord } from "../dns/model";
 import * as log from "../log";
 import { type RecordsApi, send } from "./apply";
 import { type Correction, type HeldRecord, idsOf, type PlannedRequest, requestOf } from "./corrections";
 import { type Expectation, refusalOf } from "./digest";
 import { RecoveryLimitError, UnreviewedPlanError } from "./errors";
 import { foldOutcome, type Outcome, type Tracked, withoutVanished } from "./fold";
-import { describeRecord } from "./model";
 import { type Declaration, type Holding, type Plan, planRecovery } from "./plan";
 import { searchVanished, type VanishedSearch } from "./vanished";
 

@@ -6,7 +6,7 @@
  * This module knows neither HTTP nor Pulumi.
  */
 import { z } from "zod";
-import { describeValue, type InputIssue, issuesOf, withoutUnset } from "./issues";
+import { describeValue, type InputIssue, issuesOf, withoutUnset } from "../dns/issues";
 
 /**
  * When an update is refused as too large: if the template holds at least `minExistingRecords`

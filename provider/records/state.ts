@@ -12,10 +12,11 @@
  *
  * Pure: no HTTP, no Pulumi.
  */
+
+import { canonicalOrder, normalizeRecord, RECORD_MODEL, type RecordSpec } from "../dns/model";
 import { isPlainObject } from "../values";
 import { type HeldRecord, idsOf, type KeyedRecord } from "./corrections";
 import { keyRecords } from "./keys";
-import { canonicalOrder, normalizeRecord, RECORD_MODEL, type RecordSpec } from "./model";
 import type { Declaration, Holding, Settings } from "./plan";
 import { DEFAULT_SAFETY_THRESHOLD, type SafetyThreshold } from "./safety";
 
@@ -43,7 +44,7 @@ export type RecordsOutputs = CheckedInputs & {
   untrackedAdds?: true;
   /** The records whose adds are of unknown outcome, as they read in messages. */
   untrackedRecords?: string[];
-  /** The API the records were made on (provider/account.ts); absent in outputs written before. */
+  /** The API the records were made on (provider/host/account.ts); absent in outputs written before. */
   baseUrl?: string;
 };
 

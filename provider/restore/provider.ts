@@ -7,17 +7,17 @@
 import { domainToASCII } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
-import { accountMove, madeOn } from "../account";
-import { DomainApiError, DomainNotInAccountError } from "../client/errors";
 import { isNotFound } from "../client/failures";
-import { containsUnknown, unknownInputs, withoutProvider } from "../engine";
+import { DomainApiError, DomainNotInAccountError } from "../errors";
+import { accountMove, madeOn } from "../host/account";
+import { containsUnknown, unknownInputs, withoutProvider } from "../host/engine";
+import { PartialFailure } from "../host/partialFailure";
+import { checkSettings, client } from "../host/session";
 import * as log from "../log";
-import { PartialFailure } from "../partialFailure";
-import { checkSettings, client } from "../session";
 
 type Props = Record<string, unknown>;
 
-export { configure } from "../session";
+export { configure } from "../host/session";
 
 // One label as sent: letters, digits and inner hyphens, 1-63 characters (an IDN in its xn-- form).
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;

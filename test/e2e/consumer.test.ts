@@ -237,7 +237,7 @@ describe("the packed package", () => {
       "docs/behaviour.md",
       "dist/provider/index.js",
       "dist/provider/index.d.ts",
-      "dist/provider/impl.js",
+      "dist/provider/dynamic/impl.js",
       "dist/provider/cli/plan.js",
     ]) {
       expect(paths).toContain(needed);

@@ -6,9 +6,9 @@
 
 import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { DomainApiError, DomainNotInAccountError } from "../../provider/client/errors";
 import { domainRestoreProvider } from "../../provider/dynamic";
-import { PartialFailure } from "../../provider/partialFailure";
+import { DomainApiError, DomainNotInAccountError } from "../../provider/errors";
+import { PartialFailure } from "../../provider/host/partialFailure";
 import * as restore from "../../provider/restore/provider";
 import { configureFor, PROVIDER } from "./helpers";
 

@@ -7,11 +7,11 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { ConfigError } from "../../provider/client/errors";
-import { checkConfig } from "../../provider/config";
 import { getContactsOutput } from "../../provider/contacts/getContacts";
+import { ConfigError } from "../../provider/errors";
+import { configureFrom, settingsCheck, verifyOnRefreshSetting } from "../../provider/host/session";
 import * as restore from "../../provider/restore/provider";
-import { configureFrom, settingsCheck, verifyOnRefreshSetting } from "../../provider/session";
+import { checkConfig } from "../../provider/settings/config";
 import { API_KEY, useSandbox } from "../../sandbox/test/helpers";
 import { PROVIDER } from "./helpers";
 

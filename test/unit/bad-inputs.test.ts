@@ -8,11 +8,11 @@ import type * as pulumi from "@pulumi/pulumi";
 import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DomainApiClient } from "../../provider/client/api";
-import { ConfigError } from "../../provider/client/errors";
-import { resolveConfig } from "../../provider/config";
 import { getContacts } from "../../provider/contacts/getContacts";
 import { InvalidArgumentError } from "../../provider/contacts/query";
-import * as impl from "../../provider/impl";
+import * as impl from "../../provider/dynamic/impl";
+import { ConfigError } from "../../provider/errors";
+import { resolveConfig } from "../../provider/settings/config";
 
 const API_KEY = "bad-inputs-key-91c4";
 

@@ -5,7 +5,7 @@ import {
   UNKNOWN,
   unknownInputs,
   withoutProvider,
-} from "../../provider/engine";
+} from "../../provider/host/engine";
 
 describe("engine facts", () => {
   it("uses the engine's own unknown marker and provider key", () => {

@@ -9,9 +9,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { RecordType } from "../../provider/client/wire";
+import type { RecordSpec } from "../../provider/dns/model";
+import { validateRecords } from "../../provider/dns/validate";
 import { importZones } from "../../provider/import";
-import type { RecordSpec } from "../../provider/records/model";
-import { validateRecords, validateTemplateRecordsInputs } from "../../provider/records/validate";
+import { validateTemplateRecordsInputs } from "../../provider/records/inputs";
 
 const ORIGIN = "zone-roundtrip.example";
 const PLACEHOLDER = "{domainname}";

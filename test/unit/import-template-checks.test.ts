@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { importZones } from "../../provider/import";
-import { validateTemplateRecordsInputs } from "../../provider/records/validate";
+import { validateTemplateRecordsInputs } from "../../provider/records/inputs";
 
 const ZONE = `$ORIGIN example.com.
 @       TXT "v=spf1 mx -all"

@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { Transport } from "../../provider/client/transport";
-import * as impl from "../../provider/impl";
+import * as impl from "../../provider/dynamic/impl";
 
 const nodeRequire = createRequire(__filename);
 const UNDICI = `${path.sep}node_modules${path.sep}undici${path.sep}`;

@@ -6,10 +6,10 @@
  */
 import { domainToASCII } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
+import { validateRecords } from "../../provider/dns/validate";
+import { configureFrom } from "../../provider/host/session";
 import { check as checkRecords } from "../../provider/records/provider";
-import { validateRecords } from "../../provider/records/validate";
 import { asciiDomain, check as checkRestore, domainProblem } from "../../provider/restore/provider";
-import { configureFrom } from "../../provider/session";
 
 // check() fails on malformed settings first, as `up` would: give it well-formed ones (it sends nothing).
 beforeAll(() => configureFrom({ apiKey: "names-test-key", baseUrl: "http://127.0.0.1:9" }, "provider"));

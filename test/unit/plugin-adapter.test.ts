@@ -3,18 +3,18 @@
  * inputs read, checked with up's messages and compared (DiffConfig), an import's state.
  */
 import { describe, expect, it } from "vitest";
-import { UNKNOWN } from "../../provider/engine";
-import { isSecret, markSecretSettings, markSecrets, plain, secret } from "../../provider/plugin/secrets";
-import { detailedDiff } from "../../provider/propertyDiff";
-import * as records from "../../provider/records/provider";
-import { decodeInputs, decodeOutputs } from "../../provider/records/state";
-import * as restore from "../../provider/restore/provider";
+import { UNKNOWN } from "../../provider/host/engine";
 import {
   diffProviderInputs,
   providerInputFailures,
   settingsSourceOf,
   settingsText,
-} from "../../provider/session";
+} from "../../provider/host/session";
+import { isSecret, markSecretSettings, markSecrets, plain, secret } from "../../provider/plugin/secrets";
+import { detailedDiff } from "../../provider/propertyDiff";
+import * as records from "../../provider/records/provider";
+import { decodeInputs, decodeOutputs } from "../../provider/records/state";
+import * as restore from "../../provider/restore/provider";
 
 describe("secrets", () => {
   it("unwraps nested secrets and marks the outputs that show a secret's text", () => {

@@ -7,17 +7,17 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { BUILDERS } from "../../provider/checks/builders";
 import { ContactSchema, RECORD_TYPES } from "../../provider/client/wire";
-import type { ConfigKey } from "../../provider/config";
 import { type GetContactsArgs, parseContactsArgs } from "../../provider/contacts/query";
+import { validateRecords } from "../../provider/dns/validate";
+import type { DnsRecordArgs, DnsTemplateRecordsArgs } from "../../provider/dynamic/recordsResource";
+import type { DomainRestoreArgs } from "../../provider/dynamic/restoreResource";
+import { configureFrom } from "../../provider/host/session";
 import { SETTING_NAMES, TOKENS } from "../../provider/manifest";
 import { FUNCTIONS } from "../../provider/operations";
 import schema from "../../provider/plugin/schema.json";
 import * as records from "../../provider/records/provider";
-import type { DnsRecordArgs, DnsTemplateRecordsArgs } from "../../provider/records/resource";
-import { validateRecords } from "../../provider/records/validate";
 import * as restore from "../../provider/restore/provider";
-import type { DomainRestoreArgs } from "../../provider/restore/resource";
-import { configureFrom } from "../../provider/session";
+import type { ConfigKey } from "../../provider/settings/config";
 
 // check() fails on malformed settings first, as `up` would: give it well-formed ones (it sends nothing).
 beforeAll(() => configureFrom({ apiKey: "schema-test-key", baseUrl: "http://127.0.0.1:9" }, "provider"));

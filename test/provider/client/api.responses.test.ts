@@ -4,8 +4,8 @@
  * name the field.
  */
 import { describe, expect, test } from "vitest";
-import { RequestBodyError } from "../../../provider/client/errors";
 import type { WireRecord } from "../../../provider/client/wire";
+import { RequestBodyError } from "../../../provider/errors";
 import { apiFailure, failure, harness, requestsOf, useHarness } from "./helpers";
 
 const RECORDS_PATH = "^/v2/dns/templates/[^/]+/records$";

@@ -6,9 +6,9 @@
 import { startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { DomainApiClient } from "../../../provider/client/api";
-import { DomainApiError } from "../../../provider/client/errors";
 import { Transport, type TransportOptions } from "../../../provider/client/transport";
-import type { ClientConfig } from "../../../provider/config";
+import { DomainApiError } from "../../../provider/errors";
+import type { ClientConfig } from "../../../provider/settings/config";
 
 /** A key distinctive enough that any leak of it shows up in a substring search. */
 export const API_KEY = "sk_test_SECRET_9f8e7d6c5b4a3210";

@@ -15,7 +15,7 @@ import { startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { getClient, MAX_CACHED_CLIENTS } from "../../../provider/client/api";
 import { LruCache, openAgentCount } from "../../../provider/client/pool";
-import type { ClientConfig } from "../../../provider/config";
+import type { ClientConfig } from "../../../provider/settings/config";
 import { API_KEY, type Sandbox } from "./helpers";
 
 interface Front {

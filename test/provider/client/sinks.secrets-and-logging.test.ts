@@ -6,8 +6,8 @@
 import { inspect } from "node:util";
 import { describe, expect, test } from "vitest";
 import { DomainApiClient, getClient } from "../../../provider/client/api";
-import type { DomainApiError } from "../../../provider/client/errors";
 import { Transport } from "../../../provider/client/transport";
+import type { DomainApiError } from "../../../provider/errors";
 import { API_KEY, apiFailure, useHarness } from "./helpers";
 
 const h = useHarness({ maxRetries: 1, timeoutMs: 300 });

@@ -4,7 +4,7 @@
  * provider settings, with the very message `up` gives (docs/design.md, "Previews and plans").
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConfigError } from "../../../provider/client/errors";
+import { ConfigError } from "../../../provider/errors";
 import * as records from "../../../provider/records/provider";
 import { API_KEY, useSandbox } from "../../../sandbox/test/helpers";
 import { failurePath, PROVIDER } from "../helpers";

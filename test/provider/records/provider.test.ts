@@ -5,9 +5,9 @@
 
 import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { DomainApiError } from "../../../provider/client/errors";
-import { UNKNOWN } from "../../../provider/engine";
-import { PartialFailure } from "../../../provider/partialFailure";
+import { DomainApiError } from "../../../provider/errors";
+import { UNKNOWN } from "../../../provider/host/engine";
+import { PartialFailure } from "../../../provider/host/partialFailure";
 import * as records from "../../../provider/records/provider";
 import { configureFor, failurePath, PROVIDER } from "../helpers";
 

@@ -20,8 +20,8 @@ import { CAA_TAGS, readCaa } from "../../../provider/checks/caa";
 import { readDmarc } from "../../../provider/checks/dmarc";
 import { readSpf } from "../../../provider/checks/spf";
 import { checkTemplate } from "../../../provider/checks/template";
-import type { RecordSpec } from "../../../provider/records/model";
-import { validateRecords } from "../../../provider/records/validate";
+import type { RecordSpec } from "../../../provider/dns/model";
+import { validateRecords } from "../../../provider/dns/validate";
 
 /** The record passes the record validation and every template check, alone. */
 function expectAccepted(record: RecordSpec): void {

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { readCaa } from "../../../provider/checks/caa";
 import { findingText } from "../../../provider/checks/rules";
 import { checkTemplate } from "../../../provider/checks/template";
-import type { RecordSpec } from "../../../provider/records/model";
+import type { RecordSpec } from "../../../provider/dns/model";
 
 function findings(records: RecordSpec[]) {
   return checkTemplate(records.map((record, i) => ({ path: `records[${i}]`, record })));

@@ -4,9 +4,9 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { TemplateClaims } from "../../../provider/checks/ownership";
+import { configureFrom } from "../../../provider/host/session";
 import { TOKENS } from "../../../provider/manifest";
 import { RESOURCES } from "../../../provider/operations";
-import { configureFrom } from "../../../provider/session";
 
 const claim = (resource: string, templateId: string, purge: boolean, account = "") => ({
   resource,

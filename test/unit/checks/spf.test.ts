@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { findingText } from "../../../provider/checks/rules";
 import { readSpf } from "../../../provider/checks/spf";
 import { checkTemplate } from "../../../provider/checks/template";
-import type { RecordSpec } from "../../../provider/records/model";
+import type { RecordSpec } from "../../../provider/dns/model";
 
 function findings(records: RecordSpec[]) {
   return checkTemplate(records.map((record, i) => ({ path: `records[${i}]`, record })));

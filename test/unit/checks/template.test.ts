@@ -6,10 +6,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { readLiftedChecks, verdictOf } from "../../../provider/checks/lift";
 import { findingText } from "../../../provider/checks/rules";
 import { checkTemplate, templateNameOf } from "../../../provider/checks/template";
-import type { RecordSpec } from "../../../provider/records/model";
+import type { RecordSpec } from "../../../provider/dns/model";
+import { configureFrom } from "../../../provider/host/session";
+import { validateTemplateRecordsInputs } from "../../../provider/records/inputs";
 import * as provider from "../../../provider/records/provider";
-import { validateTemplateRecordsInputs } from "../../../provider/records/validate";
-import { configureFrom } from "../../../provider/session";
 
 function findings(records: RecordSpec[]) {
   return checkTemplate(records.map((record, i) => ({ path: `records[${i}]`, record })));

@@ -23,7 +23,7 @@ import { TEMPLATE_RECORDS_TYPES, templatePlans } from "../../../provider/cli/tem
 
 const TEMPLATE_RECORDS_TYPE = TEMPLATE_RECORDS_TYPES[0]!;
 
-import { UNKNOWN } from "../../../provider/engine";
+import { UNKNOWN } from "../../../provider/host/engine";
 
 const fixtures = path.join(__dirname, "..", "..", "fixtures", "preview");
 

@@ -6,9 +6,9 @@
  */
 import fc from "fast-check";
 import type { RecordType } from "../../../provider/client/wire";
+import { canonicalOrder, numberFieldsOf, type RecordSpec } from "../../../provider/dns/model";
 import type { HeldRecord, KeyedRecord } from "../../../provider/records/corrections";
 import { keyRecords } from "../../../provider/records/keys";
-import { canonicalOrder, numberFieldsOf, type RecordSpec } from "../../../provider/records/model";
 
 const NAMES = ["@", "www", "mail", "_sip._tcp"];
 const TYPES: RecordType[] = ["A", "TXT", "MX", "SRV", "CNAME"];

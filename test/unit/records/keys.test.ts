@@ -1,13 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { canonicalOrder, identityOf, type RecordSpec, type StateRecord } from "../../../provider/dns/model";
 import type { KeyedRecord } from "../../../provider/records/corrections";
 import { keyRecords } from "../../../provider/records/keys";
-import {
-  canonicalOrder,
-  identityOf,
-  type RecordSpec,
-  type StateRecord,
-} from "../../../provider/records/model";
 import { planCheck, type Settings } from "../../../provider/records/plan";
 import { distinctRecordsArb, keyed, recordArb, recordsArb } from "./arbitraries";
 import { planUpdate } from "./planning";

@@ -5,7 +5,7 @@
  * (the ids its updates name), so a swap of two classes or of the tie-break shows.
  */
 import { describe, expect, it } from "vitest";
-import type { RecordSpec } from "../../../provider/records/model";
+import type { RecordSpec } from "../../../provider/dns/model";
 import type { HeldRecord, KeyedRecord, Plan, Settings } from "../../../provider/records/plan";
 import { planResource } from "../../../provider/records/plan";
 

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PatchRecordsBodySchema } from "../../../provider/client/wire";
+import { identityOf, type RecordSpec } from "../../../provider/dns/model";
 import type { HeldRecord, KeyedRecord } from "../../../provider/records/corrections";
 import { applyAccepted } from "../../../provider/records/fold";
-import { identityOf, type RecordSpec } from "../../../provider/records/model";
 import {
   distinctKeyedArb,
   distinctRecordsArb,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { RecordSpec } from "../../../provider/dns/model";
 import {
   type Correction,
   createCorrection,
@@ -8,7 +9,6 @@ import {
   requestOf,
 } from "../../../provider/records/corrections";
 import { applyAccepted, withoutVanished } from "../../../provider/records/fold";
-import type { RecordSpec } from "../../../provider/records/model";
 import { pairRecords } from "../../../provider/records/pairing";
 import { formatSummary, type PlanSummary, planRefresh, planResource } from "../../../provider/records/plan";
 import { searchVanished } from "../../../provider/records/vanished";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { InputIssue } from "../../../provider/records/issues";
+import type { InputIssue } from "../../../provider/dns/issues";
 import {
   checkSafety,
   DEFAULT_SAFETY_THRESHOLD,

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { canonicalOrder } from "../../../provider/dns/model";
 import type { HeldRecord } from "../../../provider/records/corrections";
-import { canonicalOrder } from "../../../provider/records/model";
 import { DEFAULT_SAFETY_THRESHOLD } from "../../../provider/records/safety";
 import {
   decodeInputs,

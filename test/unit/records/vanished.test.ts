@@ -6,9 +6,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { PatchRecordsBody } from "../../../provider/client/wire";
+import { toUpdateItem } from "../../../provider/dns/model";
 import { type Correction, type HeldRecord, requestOf } from "../../../provider/records/corrections";
 import { applyAccepted, withoutVanished } from "../../../provider/records/fold";
-import { toUpdateItem } from "../../../provider/records/model";
 import { searchVanished, type VanishedSearch } from "../../../provider/records/vanished";
 
 const KINDS = ["delete", "update", "verify"] as const;

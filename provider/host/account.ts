@@ -6,8 +6,8 @@
  * `DOMAINAPI_ACCEPT_BASE_URL_CHANGE=1`. Outputs written before addresses were kept carry none and
  * are taken as made on the configured API.
  */
-import { ConfigError } from "./client/errors";
-import * as log from "./log";
+import { ConfigError } from "../errors";
+import * as log from "../log";
 import { configuredBaseUrl } from "./session";
 
 type Props = Record<string, unknown>;

@@ -2,8 +2,8 @@
  * The DomainRestore resource class.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { domainRestoreProvider } from "../dynamic";
-import { warnIfApiKeyInPlainText } from "../keyInState";
+import { warnIfApiKeyInPlainText } from "../host/keyInState";
+import { domainRestoreProvider } from "./index";
 
 /** Inputs of {@link DomainRestore}. */
 export interface DomainRestoreArgs {

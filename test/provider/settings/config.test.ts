@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { ConfigError } from "../../provider/client/errors";
-import { type ConfigKey, resolveConfig } from "../../provider/config";
+import { ConfigError } from "../../../provider/errors";
+import { type ConfigKey, resolveConfig } from "../../../provider/settings/config";
 
 const KEY = "sk_live_CONFIG_SECRET_123456";
 

@@ -1,5 +1,8 @@
 /**
- * The serialized shims: the only code Pulumi stores in the state (`__provider`).
+ * The Node program's side of the dynamic provider: the resource classes a program makes
+ * (`recordsResource.ts`, `restoreResource.ts`, with the program-side claim of a template in
+ * `owners.ts`), the serialized shims that Pulumi stores in their state (`__provider`), and the
+ * implementation the shims load by package name (`impl.ts`, over the operations table).
  *
  * Pulumi serializes a dynamic provider by capturing the closures of its methods, unless the
  * provider is the whole exports of a module it can `require` by name from a program's
@@ -12,8 +15,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 
-import recordsProvider from "./dynamic/records";
-import restoreProvider from "./dynamic/restore";
+import recordsProvider from "./records";
+import restoreProvider from "./restore";
 
 /**
  * The dynamic provider of {@link DnsTemplateRecords}. Exported so that tests and advanced users

@@ -6,7 +6,7 @@
 import { isIPv6 } from "node:net";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalIPv6, ipv6Pieces } from "../../../provider/records/ipv6";
+import { canonicalIPv6, ipv6Pieces } from "../../../provider/dns/ipv6";
 
 const IPV4_MAPPED = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/;
 

@@ -1,12 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { InputIssue } from "../../../provider/records/issues";
-import type { RecordSpec } from "../../../provider/records/model";
-import { DEFAULT_SAFETY_THRESHOLD } from "../../../provider/records/safety";
-import {
-  validateRecords,
-  validateTemplateId,
-  validateTemplateRecordsInputs,
-} from "../../../provider/records/validate";
+import type { InputIssue } from "../../../provider/dns/issues";
+import type { RecordSpec } from "../../../provider/dns/model";
+import { validateRecords, validateTemplateId } from "../../../provider/dns/validate";
 
 /** An issue as one line, `property: reason`. */
 function formatIssue(issue: InputIssue): string {
@@ -549,65 +544,5 @@ describe("validateTemplateId", () => {
         },
       ]);
     }
-  });
-});
-
-describe("validateTemplateRecordsInputs", () => {
-  it("returns the normalized inputs, ignoring keys it does not know", () => {
-    expect(
-      validateTemplateRecordsInputs({
-        templateId: "7",
-        records: [{ name: "WWW", type: "a", content: "192.0.2.1" }],
-        __provider: "serialized",
-      }),
-    ).toEqual({
-      inputs: {
-        templateId: "7",
-        records: [{ name: "www", type: "A", content: "192.0.2.1" }],
-        purge: true,
-        safetyThreshold: DEFAULT_SAFETY_THRESHOLD,
-      },
-      issues: [],
-      warnings: [],
-    });
-  });
-
-  it("collects the issues of every input", () => {
-    const result = validateTemplateRecordsInputs({
-      records: [{}],
-      safetyThreshold: { maxChangePercent: -1 },
-    });
-    expect(result.inputs).toBeUndefined();
-    expect(result.issues.map((i) => i.property)).toEqual([
-      "templateId",
-      "records[0].name",
-      "records[0].type",
-      "records[0].content",
-      "safetyThreshold.maxChangePercent",
-    ]);
-  });
-});
-
-describe("validateTemplateRecordsInputs: purge", () => {
-  it("takes a boolean or nothing, and refuses anything else in its place among the issues", () => {
-    for (const purge of [true, false, undefined, null]) {
-      const result = validateTemplateRecordsInputs({ templateId: "7", records: [], purge });
-      expect(result.issues).toEqual([]);
-      expect(result.inputs?.purge).toBe(purge !== false);
-    }
-    const result = validateTemplateRecordsInputs({
-      records: [],
-      purge: "yes",
-      safetyThreshold: { maxChangePercent: -1 },
-    });
-    expect(result.inputs).toBeUndefined();
-    expect(result.issues.map((i) => i.property)).toEqual([
-      "templateId",
-      "purge",
-      "safetyThreshold.maxChangePercent",
-    ]);
-    expect(result.issues[1]?.reason).toBe(
-      "expected true (the resource owns the whole template) or false (only its own records)",
-    );
   });
 });

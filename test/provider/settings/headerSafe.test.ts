@@ -6,10 +6,10 @@
  */
 import { describe, expect, test } from "vitest";
 import { DomainApiClient, getClient } from "../../../provider/client/api";
-import { ConfigError } from "../../../provider/client/errors";
-import { apiKeyHeaderProblem } from "../../../provider/client/headerSafe";
-import { type ConfigKey, checkConfig, resolveConfig } from "../../../provider/config";
-import { API_KEY, useHarness } from "./helpers";
+import { ConfigError } from "../../../provider/errors";
+import { type ConfigKey, checkConfig, resolveConfig } from "../../../provider/settings/config";
+import { apiKeyHeaderProblem } from "../../../provider/settings/headerSafe";
+import { API_KEY, useHarness } from "../client/helpers";
 
 const KEY = "sk_live_HEADER_SECRET_7c41";
 

@@ -3,6 +3,11 @@ import fc from "fast-check";
 import { describe, expect, test, vi } from "vitest";
 import { PreviewInputError } from "../../../provider/cli/errors";
 import { extractApiMessage } from "../../../provider/client/body";
+import { httpError, isNotFound, networkError, responseError } from "../../../provider/client/failures";
+import { answerVerdict } from "../../../provider/client/retry";
+import { Transport } from "../../../provider/client/transport";
+import { ContactsListingError } from "../../../provider/contacts/getContacts";
+import { InvalidArgumentError } from "../../../provider/contacts/query";
 import {
   ClientClosedError,
   ConfigError,
@@ -11,14 +16,9 @@ import {
   DomainNotInAccountError,
   RequestBodyError,
   TemplateNotFoundError,
-} from "../../../provider/client/errors";
-import { httpError, isNotFound, networkError, responseError } from "../../../provider/client/failures";
-import { redact } from "../../../provider/client/redact";
-import { answerVerdict } from "../../../provider/client/retry";
-import { Transport } from "../../../provider/client/transport";
-import { ContactsListingError } from "../../../provider/contacts/getContacts";
-import { InvalidArgumentError } from "../../../provider/contacts/query";
-import { PartialFailure } from "../../../provider/partialFailure";
+} from "../../../provider/errors";
+import { redact } from "../../../provider/errors/redact";
+import { PartialFailure } from "../../../provider/host/partialFailure";
 
 const KEY = "sk_test_ERRORS_abcdef123456";
 
@@ -324,8 +324,8 @@ describe("instanceof across two copies of the package", () => {
   test("errors of one copy are instances of the other copy's classes, each of its own class only", async () => {
     vi.resetModules();
     const other = (await import(
-      "../../../provider/client/errors.js"
-    )) as typeof import("../../../provider/client/errors");
+      "../../../provider/errors/index.js"
+    )) as typeof import("../../../provider/errors");
     const otherFailures = (await import(
       "../../../provider/client/failures.js"
     )) as typeof import("../../../provider/client/failures");

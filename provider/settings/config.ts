@@ -7,10 +7,10 @@
  * map versus `new pulumi.Config("domainapi")`), so the stack-config getter is passed in and this
  * module stays free of Pulumi.
  */
-import { ConfigError } from "./client/errors";
-import { apiKeyHeaderProblem } from "./client/headerSafe";
-import { quote } from "./client/redact";
-import { type ClientSettingName, SETTINGS } from "./manifest";
+import { ConfigError } from "../errors";
+import { quote } from "../errors/redact";
+import { type ClientSettingName, SETTINGS } from "../manifest";
+import { apiKeyHeaderProblem } from "./headerSafe";
 
 /** The two ways to supply the key, named in every message about a missing or refused key. */
 export const API_KEY_HINT =

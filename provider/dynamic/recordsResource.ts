@@ -6,11 +6,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { RuleName } from "../checks/rules";
 import type { RecordType } from "../client/wire";
-import { dnsTemplateRecordsProvider } from "../dynamic";
-import { warnIfApiKeyInPlainText } from "../keyInState";
-import type { RecordSpec } from "./model";
+import type { RecordSpec } from "../dns/model";
+import { warnIfApiKeyInPlainText } from "../host/keyInState";
+import { recordsOfOutputs } from "../records/state";
+import { dnsTemplateRecordsProvider } from "./index";
 import { ownershipGuard, withGuard } from "./owners";
-import { recordsOfOutputs } from "./state";
 
 /**
  * One DNS record of a template, as declared in a program. There is no TTL: the API's records have

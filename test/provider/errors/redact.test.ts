@@ -7,10 +7,10 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { extractApiMessage } from "../../../provider/client/body";
-import { ConfigError } from "../../../provider/client/errors";
 import { bodyStart } from "../../../provider/client/failures";
-import { quote } from "../../../provider/client/redact";
-import { resolveConfig } from "../../../provider/config";
+import { ConfigError } from "../../../provider/errors";
+import { quote } from "../../../provider/errors/redact";
+import { resolveConfig } from "../../../provider/settings/config";
 
 /** Keys of upper-case letters, digits and base64 signs; nothing around them shares a character. */
 const KEY_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/=".split("");

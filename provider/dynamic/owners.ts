@@ -12,7 +12,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { TemplateClaims } from "../checks/ownership";
-import { validateRecords } from "./validate";
+import { validateRecords } from "../dns/validate";
 
 /** The claims of each program run, by the run's root stack resource. */
 const runs = new WeakMap<pulumi.Resource, TemplateClaims>();

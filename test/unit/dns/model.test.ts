@@ -12,9 +12,9 @@ import {
   type RecordSpec,
   toUpdateItem,
   toWireRecord,
-} from "../../../provider/records/model";
-import { validateRecords } from "../../../provider/records/validate";
-import { recordArb, recordsArb } from "./arbitraries";
+} from "../../../provider/dns/model";
+import { validateRecords } from "../../../provider/dns/validate";
+import { recordArb, recordsArb } from "../records/arbitraries";
 
 const VALID: Record<"MX" | "SRV", RecordSpec> = {
   MX: { name: "@", type: "MX", content: "mx1.example.net", priority: 10 },

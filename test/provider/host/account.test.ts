@@ -8,11 +8,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { ACCEPT_BASE_URL_CHANGE_ENV } from "../../provider/account";
-import { ConfigError } from "../../provider/client/errors";
-import * as records from "../../provider/records/provider";
-import * as restore from "../../provider/restore/provider";
-import { configureFor, PROVIDER } from "./helpers";
+import { ConfigError } from "../../../provider/errors";
+import { ACCEPT_BASE_URL_CHANGE_ENV } from "../../../provider/host/account";
+import * as records from "../../../provider/records/provider";
+import * as restore from "../../../provider/restore/provider";
+import { configureFor, PROVIDER } from "../helpers";
 
 const KEY = "account-move-key-3c1d";
 type Props = Record<string, unknown>;

@@ -4,7 +4,7 @@
  * with those properties (and an initialization error) instead of forgetting it, so the state says
  * exactly what the API holds and the next `pulumi up` can finish the job.
  */
-import { DomainApiBaseError } from "./client/errors";
+import { DomainApiBaseError } from "../errors";
 import { PROVIDER_KEY } from "./engine";
 
 type Props = Record<string, unknown>;

@@ -11,8 +11,10 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
-import { type DomainApiClient, getClient } from "./client/api";
-import { ConfigError } from "./client/errors";
+import { type DomainApiClient, getClient } from "../client/api";
+import { ConfigError } from "../errors";
+import * as log from "../log";
+import { ACCOUNT_SETTING, PACKAGE, SETTING_NAMES, SETTINGS, type SettingName } from "../manifest";
 import {
   type ConfigLookup,
   canonicalBaseUrl,
@@ -20,10 +22,8 @@ import {
   resolveConfig,
   type SettingsCheck,
   type SettingsSource,
-} from "./config";
+} from "../settings/config";
 import { UNKNOWN } from "./engine";
-import * as log from "./log";
-import { ACCOUNT_SETTING, PACKAGE, SETTING_NAMES, SETTINGS, type SettingName } from "./manifest";
 
 type Props = Record<string, unknown>;
 

@@ -1,7 +1,9 @@
 /**
- * The rules a DnsTemplateRecords resource's inputs must follow, checked before any request: the
- * shape of each record and its type's rules (from the record model), then the rules across
- * records, as octoDNS keeps its zone validators (`zone/cname.py`) apart from its record types.
+ * The rules a record list must follow, checked before any request: the shape of each record and
+ * its type's rules (from the record model), then the rules across records, as octoDNS keeps its
+ * zone validators (`zone/cname.py`) apart from its record types. The template checks (SPF, DMARC,
+ * CAA, loops: provider/checks) and the resource's other inputs are checked above, in
+ * records/inputs.ts, so that the checks can build on this vocabulary.
  *
  * Every failure is an {@link InputIssue}: the property path (`records[3].priority`) and a reason
  * that says what is wrong and how to fix it. Valid records come back normalized and in canonical
@@ -11,10 +13,6 @@
  */
 import { domainToASCII } from "node:url";
 import { z } from "zod";
-import { readLiftedChecks, type Verdict, verdictOf } from "../checks/lift";
-import type { RuleName } from "../checks/rules";
-import { findingText } from "../checks/rules";
-import { checkTemplate } from "../checks/template";
 import { RECORD_TYPES, type RecordType } from "../client/wire";
 import { isPlainObject } from "../values";
 import { describeValue, type InputIssue, issuesOf, withoutUnset } from "./issues";
@@ -30,7 +28,6 @@ import {
   RECORD_MODEL,
   type RecordSpec,
 } from "./model";
-import { type SafetyThreshold, validateSafetyThreshold } from "./safety";
 
 export type { InputIssue } from "./issues";
 
@@ -270,7 +267,8 @@ function withArticle(type: RecordType): string {
   return `${/^(A|MX|NS|SRV)/.test(type) ? "an" : "a"} ${type}`;
 }
 
-interface Indexed {
+/** A record valid on its own, with its index in the declared list (for the issues' paths). */
+export interface Indexed {
   index: number;
   record: RecordSpec;
 }
@@ -359,8 +357,11 @@ export function validateRecords(
   return { records: canonicalOrder(valid.map((item) => item.record)), issues };
 }
 
-/** Each record checked and normalized, with its index in the list, and the rules across records. */
-function validateEach(raw: unknown, path: string): { valid: Indexed[]; issues: InputIssue[] } {
+/**
+ * Each record checked and normalized, with its index in the list, and the rules across records:
+ * what a resource's inputs check (records/inputs.ts) runs the template checks on, by index.
+ */
+export function validateEach(raw: unknown, path: string): { valid: Indexed[]; issues: InputIssue[] } {
   if (!Array.isArray(raw)) {
     const reason =
       raw === undefined || raw === null
@@ -410,77 +411,4 @@ export function validateTemplateId(raw: unknown, path = "templateId"): InputIssu
     ];
   }
   return [];
-}
-
-function validatePurge(raw: unknown, path = "purge"): InputIssue[] {
-  if (raw === undefined || raw === null || typeof raw === "boolean") return [];
-  return [
-    {
-      property: path,
-      reason: "expected true (the resource owns the whole template) or false (only its own records)",
-    },
-  ];
-}
-
-/** The validated inputs of a DnsTemplateRecords resource. */
-export interface TemplateRecordsInputs {
-  templateId: string;
-  records: RecordSpec[];
-  purge: boolean;
-  safetyThreshold: SafetyThreshold | false;
-  /** The error rules of the template checks this resource lifts for itself; absent when none. */
-  liftedChecks?: RuleName[];
-}
-
-/**
- * Validates every input of a DnsTemplateRecords resource (`templateId`, `records`, `purge`,
- * `safetyThreshold`), issues in that order; other keys (such as the engine's `__provider`) are
- * left alone. `inputs` is present exactly when there are no issues; `purge` reads as
- * `purge !== false`.
- *
- * @example
- * const { inputs, issues } = validateTemplateRecordsInputs({ templateId: "42", records: [] });
- */
-export function validateTemplateRecordsInputs(raw: unknown): {
-  inputs?: TemplateRecordsInputs;
-  issues: InputIssue[];
-  /** What the template checks show without failing (provider/checks), each a line to log. */
-  warnings: string[];
-} {
-  const props = isPlainObject(raw) ? raw : {};
-  const templateIssues = validateTemplateId(props.templateId);
-  const { valid, issues: recordIssues } = validateEach(props.records, "records");
-  const purgeIssues = validatePurge(props.purge);
-  const { threshold, issues: thresholdIssues } = validateSafetyThreshold(props.safetyThreshold);
-  const { lifted, issues: liftIssues } = readLiftedChecks(props.liftedChecks);
-  const issues = [...templateIssues, ...recordIssues, ...purgeIssues, ...thresholdIssues, ...liftIssues];
-  if (issues.length > 0) return { issues, warnings: [] };
-  const verdict = templateVerdict(valid, lifted, props.templateId as string);
-  if (verdict.errors.length > 0) {
-    return {
-      issues: verdict.errors.map((f) => ({ property: f.path, reason: findingText(f) })),
-      warnings: [...verdict.warnings],
-    };
-  }
-  return {
-    inputs: {
-      templateId: props.templateId as string,
-      records: canonicalOrder(valid.map((item) => item.record)),
-      purge: props.purge !== false,
-      safetyThreshold: threshold,
-      ...(lifted.length > 0 ? { liftedChecks: lifted } : {}),
-    },
-    issues,
-    warnings: [...verdict.warnings],
-  };
-}
-
-/** The template checks (provider/checks) on records valid one by one, sorted by the lifted rules. */
-function templateVerdict(
-  valid: readonly Indexed[],
-  lifted: readonly RuleName[],
-  templateId: string,
-): Verdict {
-  const findings = checkTemplate(valid.map(({ index, record }) => ({ path: `records[${index}]`, record })));
-  return verdictOf(findings, lifted, `template "${templateId}"`);
 }

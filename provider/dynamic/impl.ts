@@ -1,0 +1,34 @@
+/**
+ * What the serialized shims (`dynamic/records.ts`, `dynamic/restore.ts`) load at run time, by
+ * package name (`require("pulumi-domainapi/impl")`): each resource's entry of the operations table,
+ * cut to the methods a dynamic provider has, so that `pulumi-domainapi/impl` is no back door to the
+ * modules' other exports. Nothing here is ever serialized into the state.
+ */
+import { attachPluginToEngine } from "../log";
+import { TOKENS } from "../manifest";
+import { RESOURCES, type ResourceOperations } from "../operations";
+
+// Loaded first thing in the engine's plugin process: connect its logging to the engine.
+attachPluginToEngine();
+
+/** The methods of `pulumi.dynamic.ResourceProvider` that the operations table serves. */
+const DYNAMIC_METHODS = ["configure", "check", "diff", "create", "update", "delete", "read"] as const;
+
+type DynamicMethods<T extends ResourceOperations> = Pick<
+  T,
+  Extract<keyof T, (typeof DYNAMIC_METHODS)[number]>
+>;
+
+/** The dynamic provider's methods of one resource (`imported` stays out: the dynamic host cannot import). */
+function dynamicMethods<T extends ResourceOperations>(operations: T): DynamicMethods<T> {
+  const methods = DYNAMIC_METHODS.filter((name) => operations[name as keyof T] !== undefined).map(
+    (name) => [name, operations[name as keyof T]] as const,
+  );
+  return Object.fromEntries(methods) as DynamicMethods<T>;
+}
+
+/** DnsTemplateRecords' provider methods, as the shim calls them. */
+export const records = dynamicMethods(RESOURCES[TOKENS.records]);
+
+/** DomainRestore's provider methods, as the shim calls them. */
+export const restore = dynamicMethods(RESOURCES[TOKENS.restore]);
