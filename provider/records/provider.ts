@@ -1,17 +1,15 @@
 /**
  * DnsTemplateRecords' provider methods. Each one reads the same way: decode what the engine hands
- * it once (`state.ts`), ask THE planner once (`plan.ts`), hand the plan to THE run loop (`run.ts`),
- * encode the result once. Nothing here converts records, builds a request or decides what to send:
+ * it once (`state.ts`), ask THE planner once (`plan.ts`), hand the plan to THE run loop (`run.ts`;
+ * for a create or update through `outcome.ts`, which encodes the result or the partial failure). Nothing here converts records, builds a request or decides what to send:
  * whether a refusal is recovered, a missing template is done, or `read` sends anything is the plan's.
  */
 import { randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
 import type { InputIssue } from "../dns/issues";
-import { DomainApiError } from "../errors";
 import { accountMove, madeOn } from "../host/account";
 import { containsUnknown, unknownInputs } from "../host/engine";
-import { PartialFailure } from "../host/partialFailure";
 import {
   checkSettings,
   client,
@@ -22,8 +20,9 @@ import * as log from "../log";
 import { ownerFailure } from "./checkClaims";
 import { EXPECT_PLAN_ENV, type Expectation, parseExpectation } from "./digest";
 import { validateTemplateRecordsInputs } from "./inputs";
-import { type Declaration, type Holding, type Plan, planCheck, planRefresh, planResource } from "./plan";
-import { type Converged, converge } from "./run";
+import { carryOut } from "./outcome";
+import { type Plan, planCheck, planRefresh, planResource } from "./plan";
+import { converge } from "./run";
 import { checkSafety, DEFAULT_SAFETY_THRESHOLD } from "./safety";
 import {
   type CheckedInputs,
@@ -175,66 +174,27 @@ function resourceId(settings: Settings): string {
   return settings.purge ? settings.templateId : `${settings.templateId}/${randomUUID().slice(0, 8)}`;
 }
 
-function describeFailure(err: unknown, settings: Settings): string {
-  const message = err instanceof Error ? err.message : String(err);
-  if (!(err instanceof DomainApiError)) return message;
-  const facts = `[${err.code}${err.status !== undefined ? `, HTTP ${err.status}` : ""}, outcome: ${err.outcome}]`;
-  // A PATCH of unknown outcome that is safe to repeat (`retryable`) carried no add: only an add
-  // can have made a record that may now exist twice.
-  if (err.outcome === "unknown" && err.method === "PATCH" && !err.retryable) {
-    const next = settings.purge
-      ? "Run `pulumi up` again: the template is then rewritten with one PUT, which removes any untracked copy."
-      : "It is not added again automatically (that could add it twice): check the template, and remove a duplicate by hand if there is one.";
-    return `${message} ${facts} The record being added may or may not exist in template "${settings.templateId}" now. ${next}`;
-  }
-  return `${message} ${facts}`;
-}
-
-/** What the outputs say was done: the plan, then each recovery the run needed. */
-function whatWasDone(plan: Plan, run: Converged): string {
-  return [plan.text, ...run.recoveries.map((r) => `then ${r.text}`)].join("; ");
-}
-
-/**
- * Carries `plan` out and encodes the outputs. A failure part-way becomes a {@link PartialFailure}
- * carrying the state reached (unless nothing at all was done on a create, which then simply fails).
- */
-async function carryOut(
-  id: string,
-  plan: Plan,
-  holding: Holding,
-  wanted: Declaration,
-  inputs: Props,
-  isCreate: boolean,
-): Promise<RecordsOutputs> {
-  const run = await converge(client(), holding, plan, { declaration: wanted, reviewed: reviewedPlans() });
-  if (run.failure !== undefined) {
-    const err = run.failure;
-    if (isCreate && run.held.length === 0 && run.untracked.length === 0) throw err;
-    const outputs = encodeOutputs(
-      wanted.settings,
-      run.held,
-      `failed: ${whatWasDone(plan, run)}`,
-      run.untracked,
-    );
-    throw new PartialFailure(describeFailure(err, wanted.settings), id, { ...outputs }, inputs, err);
-  }
-  if (run.untracked.length > 0) {
-    log.warn(
-      `template ${plan.templateId}: ${run.untracked.length} add(s) of unknown outcome may have created records this resource does not track: ` +
-        `${run.untracked.join("; ")}. With purge: false they are never added again automatically; check the template for duplicates.`,
-    );
-  }
-  return encodeOutputs(wanted.settings, run.held, whatWasDone(plan, run), run.untracked);
-}
-
 /** Create: the planner's plan from nothing (one PUT with purge, PATCHes without). */
 export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult<RecordsOutputs>> {
   const wanted = decodeInputs(inputs);
   const id = resourceId(wanted.settings);
   const holding = { settings: wanted.settings, held: [], untracked: [] };
   const plan = planResource(undefined, wanted);
-  return { id, outs: { ...(await carryOut(id, plan, holding, wanted, inputs, true)), ...madeOn() } };
+  return {
+    id,
+    outs: {
+      ...(await carryOut(client(), {
+        id,
+        plan,
+        holding,
+        wanted,
+        inputs,
+        isCreate: true,
+        reviewed: reviewedPlans(),
+      })),
+      ...madeOn(),
+    },
+  };
 }
 
 /** The move of a resource to another API, accepted for this run (host/account.ts); throws when refused. */
@@ -254,7 +214,20 @@ export async function update(
   const moved = movedAccount(olds) !== undefined;
   const holding = moved ? { settings: wanted.settings, held: [], untracked: [] } : decodeOutputs(olds);
   const plan = planResource(moved ? undefined : holding, wanted);
-  return { outs: { ...(await carryOut(id, plan, holding, wanted, news, false)), ...madeOn() } };
+  return {
+    outs: {
+      ...(await carryOut(client(), {
+        id,
+        plan,
+        holding,
+        wanted,
+        inputs: news,
+        isCreate: false,
+        reviewed: reviewedPlans(),
+      })),
+      ...madeOn(),
+    },
+  };
 }
 
 /** Delete: the planner's removal of every held record (what is already gone is done). */

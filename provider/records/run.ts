@@ -100,6 +100,7 @@ export async function converge(
   plan: Plan,
   options: RunOptions = {},
 ): Promise<Converged> {
+  const run = new Run(api, holding, options);
   refuseUnreviewed(plan, options.reviewed, false);
   for (const gone of plan.forgotten) {
     log.warn(
@@ -107,7 +108,6 @@ export async function converge(
         "Its add's outcome was never known: if the record exists in the template, remove it by hand.",
     );
   }
-  const run = new Run(api, holding, options);
   try {
     await run.carryOut(plan);
   } catch (failure) {
