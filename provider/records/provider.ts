@@ -20,7 +20,7 @@ import * as log from "../log";
 import { ownerFailure } from "./checkClaims";
 import { EXPECT_PLAN_ENV, type Expectation, parseExpectation } from "./digest";
 import { validateTemplateRecordsInputs } from "./inputs";
-import { carryOut } from "./outcome";
+import { carryOut, type Task } from "./outcome";
 import { type Plan, planCheck, planRefresh, planResource } from "./plan";
 import { converge } from "./run";
 import { checkSafety, DEFAULT_SAFETY_THRESHOLD } from "./safety";
@@ -174,27 +174,18 @@ function resourceId(settings: Settings): string {
   return settings.purge ? settings.templateId : `${settings.templateId}/${randomUUID().slice(0, 8)}`;
 }
 
+/** A create's or update's outputs: the run's (or its partial failure), and the API they were made on. */
+async function outputsOf(task: Omit<Task, "reviewed">): Promise<RecordsOutputs> {
+  return { ...(await carryOut(client(), { ...task, reviewed: reviewedPlans() })), ...madeOn() };
+}
+
 /** Create: the planner's plan from nothing (one PUT with purge, PATCHes without). */
 export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult<RecordsOutputs>> {
   const wanted = decodeInputs(inputs);
   const id = resourceId(wanted.settings);
   const holding = { settings: wanted.settings, held: [], untracked: [] };
   const plan = planResource(undefined, wanted);
-  return {
-    id,
-    outs: {
-      ...(await carryOut(client(), {
-        id,
-        plan,
-        holding,
-        wanted,
-        inputs,
-        isCreate: true,
-        reviewed: reviewedPlans(),
-      })),
-      ...madeOn(),
-    },
-  };
+  return { id, outs: await outputsOf({ id, plan, holding, wanted, inputs, isCreate: true }) };
 }
 
 /** The move of a resource to another API, accepted for this run (host/account.ts); throws when refused. */
@@ -214,20 +205,7 @@ export async function update(
   const moved = movedAccount(olds) !== undefined;
   const holding = moved ? { settings: wanted.settings, held: [], untracked: [] } : decodeOutputs(olds);
   const plan = planResource(moved ? undefined : holding, wanted);
-  return {
-    outs: {
-      ...(await carryOut(client(), {
-        id,
-        plan,
-        holding,
-        wanted,
-        inputs: news,
-        isCreate: false,
-        reviewed: reviewedPlans(),
-      })),
-      ...madeOn(),
-    },
-  };
+  return { outs: await outputsOf({ id, plan, holding, wanted, inputs: news, isCreate: false }) };
 }
 
 /** Delete: the planner's removal of every held record (what is already gone is done). */
