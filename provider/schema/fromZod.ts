@@ -7,7 +7,7 @@
  * Pure.
  */
 import { z } from "zod";
-import type { FunctionSpec, ObjectSpec, PropertySpec } from "./schemaSpec";
+import type { FunctionSpec, ObjectSpec, PropertySpec } from "./types";
 
 /** The part of a JSON Schema (draft 2020-12, as `z.toJSONSchema` writes it) that is mapped. */
 interface JsonSchemaNode {

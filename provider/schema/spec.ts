@@ -1,49 +1,18 @@
 /**
  * The schema of what the plugin offers beyond the manifest's tokens and settings: its types, each
  * resource's inputs and outputs, each function's arguments and results, as Pulumi's package schema
- * spells them (https://www.pulumi.com/docs/iac/extending-pulumi/schema/). schemaDocument.ts joins
+ * spells them (https://www.pulumi.com/docs/iac/extending-pulumi/schema/). document.ts joins
  * them with the manifest into schema.json (`npm run schema`); the SDKs are generated from that, and
  * a test keeps them in step with the zod schemas that check() and the functions validate with.
  */
-import { BUILDERS } from "./checks/builders";
-import { RULE_NAMES, RULES } from "./checks/rules";
-import { TOKENS } from "./manifest";
-import { functionSpecFromZod } from "./schemaFromZod";
+import { BUILDERS } from "../checks/builders";
+import { RULE_NAMES, RULES } from "../checks/rules";
+import { TOKENS } from "../manifest";
+import { functionSpecFromZod } from "./fromZod";
+import type { FunctionSpec, ObjectSpec, ResourceSpec } from "./types";
 
 /** The rules a resource may lift: the errors (a warning needs no lifting). */
 const LIFTABLE = RULE_NAMES.filter((rule) => RULES[rule].severity === "error").join(", ");
-
-/** A property of a Pulumi package schema. */
-export interface PropertySpec {
-  readonly type?: "string" | "integer" | "number" | "boolean" | "array" | "object";
-  readonly $ref?: string;
-  readonly items?: PropertySpec;
-  readonly additionalProperties?: PropertySpec;
-  readonly description?: string;
-  readonly secret?: boolean;
-  readonly replaceOnChanges?: boolean;
-}
-
-/** An object type of a Pulumi package schema. */
-export interface ObjectSpec {
-  readonly type?: "object";
-  readonly description?: string;
-  readonly properties: Readonly<Record<string, PropertySpec>>;
-  readonly required?: readonly string[];
-}
-
-/** A resource of a Pulumi package schema. */
-export interface ResourceSpec extends ObjectSpec {
-  readonly inputProperties: Readonly<Record<string, PropertySpec>>;
-  readonly requiredInputs?: readonly string[];
-}
-
-/** A function of a Pulumi package schema. */
-export interface FunctionSpec {
-  readonly description: string;
-  readonly inputs: ObjectSpec;
-  readonly outputs: ObjectSpec;
-}
 
 /** The package's description, for the registry and the SDKs' package files. */
 export const PACKAGE_INFO = {
