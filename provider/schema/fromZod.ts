@@ -13,7 +13,8 @@ import type { FunctionSpec, ObjectSpec, PropertySpec } from "./types";
 
 /** The part of a JSON Schema (draft 2020-12, as `z.toJSONSchema` writes it) that is mapped. */
 interface JsonSchemaNode {
-  type?: string;
+  /** One type, or several where zod writes a union of plain types (`["number", "string"]`). */
+  type?: string | string[];
   description?: string;
   properties?: Record<string, JsonSchemaNode>;
   required?: string[];
@@ -72,8 +73,9 @@ function objectRef(where: string, node: JsonSchemaNode, types: ObjectTypes): str
 
 /** One property's spec, without its description (the caller adds it where the schema has one). */
 function valueSpec(where: string, node: JsonSchemaNode, types: ObjectTypes): PropertySpec {
-  if (node.anyOf !== undefined) {
-    if (!node.anyOf.some((option) => option.type === "string"))
+  const union = node.anyOf ?? (Array.isArray(node.type) ? node.type.map((type) => ({ type })) : undefined);
+  if (union !== undefined) {
+    if (!union.some((option) => option.type === "string"))
       throw new Error(`${where}: a union without a text form has no package schema form; give it one`);
     return { type: "string" };
   }
@@ -82,11 +84,13 @@ function valueSpec(where: string, node: JsonSchemaNode, types: ObjectTypes): Pro
     if (node.items === undefined) throw new Error(`${where}: an array without items`);
     return { type: "array", items: valueSpec(`${where}[]`, node.items, types) };
   }
-  if (node.type !== undefined && PRIMITIVES.has(node.type))
+  if (typeof node.type === "string" && PRIMITIVES.has(node.type))
     return { type: node.type as PropertySpec["type"] };
+  const { description: _, ...shape } = node;
+  const unsaid = Object.keys(shape).length === 0;
   throw new Error(
-    `${where}: JSON Schema ${JSON.stringify(node)} has no package schema form` +
-      " (`{}` is what zod cannot say: a Date, a transform's output)",
+    `${where}: JSON Schema ${JSON.stringify(shape)} has no package schema form` +
+      (unsaid ? " (zod cannot say a Date or a transform's output in JSON Schema; offer text beside it)" : ""),
   );
 }
 
