@@ -1,5 +1,5 @@
 /**
- * Writes provider/plugin/schema.json from the manifest (provider/schemaDocument.ts), formatted as
+ * Writes provider/plugin/schema.json from the manifest (provider/schema/document.ts), formatted as
  * the repository formats JSON. Build setting: DOMAINAPI_PLUGIN_DOWNLOAD_URL (where the plugin's
  * release binaries are published; default the repository's GitHub releases).
  *
@@ -9,11 +9,11 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
-import type * as SchemaDocument from "../provider/schemaDocument.ts";
+import type * as SchemaDocument from "../provider/schema/document.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 // The built package (`npm run schema` builds it first): the provider's modules import without extensions.
-const built = path.join(root, "dist", "provider", "schemaDocument.js");
+const built = path.join(root, "dist", "provider", "schema", "document.js");
 const { schemaBuild, schemaDocument } = createRequire(import.meta.url)(built) as typeof SchemaDocument;
 const { version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as {
   version: string;

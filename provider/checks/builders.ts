@@ -214,7 +214,7 @@ export const DmarcArgsSchema = z.strictObject({
     .min(0, { error: "percent is a whole number from 0 to 100" })
     .max(100, { error: "percent is a whole number from 0 to 100" })
     .optional()
-    .describe("Share of failing mail the policy applies to, 0 to 100 (`pct`; 100 when absent)."),
+    .describe("Share of failing mail the policy applies to, in percent (`pct`; 100 when absent)."),
   rua: reportUris("rua").describe("Where aggregate reports go (`rua`), e.g. `mailto:dmarc@example.com`."),
   ruf: reportUris("ruf").describe("Where failure reports go (`ruf`)."),
   adkim: alignment("adkim").optional().describe("DKIM alignment (`adkim`): `relaxed` (default) or `strict`."),

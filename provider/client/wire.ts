@@ -168,30 +168,61 @@ export type WireContact = z.input<typeof WireContactSchema>;
 
 /**
  * A contact as this package exposes it: camelCase fields, `connections` an integer, datetimes as
- * the strings the API sent. Fields the API left out or sent as `null` are absent. One transform per
- * contact rather than one per field: a listing of 10,000 contacts parses 170,000 fields.
+ * the strings the API sent, fields the API left out absent. {@link ContactSchema} makes it from
+ * what the API sent; the plugin's `domainapi:index:Contact` type is generated from it, so the SDKs
+ * describe what getContacts returns.
  */
-export const ContactSchema = WireContactSchema.transform((c) => ({
-  handle: c.handle,
-  companyName: c.company_name ?? undefined,
-  name: c.name ?? undefined,
-  address1: c.address_1 ?? undefined,
-  address2: c.address_2 ?? undefined,
-  postalCode: c.postal_code ?? undefined,
-  city: c.city ?? undefined,
-  state: c.state ?? undefined,
-  country: c.country ?? undefined,
-  phone: c.phone ?? undefined,
-  email: c.email ?? undefined,
-  status: c.status ?? undefined,
-  connections: c.connections ?? undefined,
-  dateCreated: c.date_created ?? undefined,
-  dateLastUpdated: c.date_last_updated ?? undefined,
-  autoDelete: c.auto_delete ?? undefined,
-  reference: c.reference ?? undefined,
-}));
+export const ContactFieldsSchema = z.object({
+  handle: z.string().describe("The contact's handle."),
+  companyName: z.string().optional().describe("Company name."),
+  name: z.string().optional().describe("Name."),
+  address1: z.string().optional().describe("First address line."),
+  address2: z.string().optional().describe("Second address line."),
+  postalCode: z.string().optional().describe("Postal code."),
+  city: z.string().optional().describe("City."),
+  state: z.string().optional().describe("State or province."),
+  country: z.string().optional().describe("Two-letter ISO 3166-1 country code."),
+  phone: z.string().optional().describe("Telephone number (e164a)."),
+  email: z.string().optional().describe("E-mail address."),
+  status: z
+    .array(z.string())
+    .optional()
+    .describe(`Statuses: ${CONTACT_STATUSES.join(", ")}.`),
+  connections: z.number().int().optional().describe("Number of domains using the contact."),
+  dateCreated: z.string().optional().describe("When the contact was created, as the API sent it."),
+  dateLastUpdated: z.string().optional().describe("When the contact was last updated, as the API sent it."),
+  autoDelete: z.boolean().optional().describe("Whether the contact is deleted when no longer used."),
+  reference: z.string().optional().describe("Your own reference."),
+});
+
+/**
+ * A contact as the API sent it, made into {@link ContactFieldsSchema}'s shape. Fields the API left
+ * out or sent as `null` are absent. One transform per contact rather than one per field: a listing
+ * of 10,000 contacts parses 170,000 fields.
+ */
+export const ContactSchema = WireContactSchema.transform(
+  (c): Contact => ({
+    handle: c.handle,
+    companyName: c.company_name ?? undefined,
+    name: c.name ?? undefined,
+    address1: c.address_1 ?? undefined,
+    address2: c.address_2 ?? undefined,
+    postalCode: c.postal_code ?? undefined,
+    city: c.city ?? undefined,
+    state: c.state ?? undefined,
+    country: c.country ?? undefined,
+    phone: c.phone ?? undefined,
+    email: c.email ?? undefined,
+    status: c.status ?? undefined,
+    connections: c.connections ?? undefined,
+    dateCreated: c.date_created ?? undefined,
+    dateLastUpdated: c.date_last_updated ?? undefined,
+    autoDelete: c.auto_delete ?? undefined,
+    reference: c.reference ?? undefined,
+  }),
+);
 /** A contact as this package exposes it. */
-export type Contact = z.output<typeof ContactSchema>;
+export type Contact = z.output<typeof ContactFieldsSchema>;
 
 /** The pagination object: the samples name the page `page`, the field table `current_page`. */
 const PaginationSchema = z

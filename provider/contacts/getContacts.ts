@@ -3,6 +3,7 @@
  * safe, so both run during `pulumi preview` too.
  */
 import * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
 import { type DomainApiClient, getClient } from "../client/api";
 import type { Contact, ContactListPage } from "../client/wire";
 import { DomainApiBaseError } from "../errors";
@@ -24,6 +25,7 @@ import {
   type GetContactsArgs,
   parseContactsArgs,
 } from "./query";
+import type { ContactsResultSchema } from "./result";
 
 /** Result of {@link getContacts}. */
 export interface GetContactsResult {
@@ -39,6 +41,12 @@ export interface GetContactsResult {
    */
   perPage: number;
 }
+
+// The interface documents the result for Node programs; ContactsResultSchema describes it to the
+// SDKs. The compiler holds them to the same shape.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const resultDescribed: Same<GetContactsResult, z.output<typeof ContactsResultSchema>> = true;
+void resultDescribed;
 
 /** Options of {@link getContacts} beyond the query itself. */
 export interface GetContactsOptions {

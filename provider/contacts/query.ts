@@ -208,6 +208,11 @@ function wholeNumber(min: number, max?: number) {
 
 interface Row {
   readonly schema: z.ZodType;
+  /**
+   * What the argument does, for the SDKs' docs (the schema's function spec is generated from
+   * {@link ContactsArgsSchema}); the values of an enum and a number's range are added from the schema.
+   */
+  readonly description: string;
   /** Query parameter the value goes out as; absent for arguments getContacts handles itself. */
   readonly parameter?: string;
   /** Whether `sort` may name this field. */
@@ -249,8 +254,8 @@ const sortValue = either(
   return out.join(",");
 });
 
-const filter = <S extends z.ZodType>(parameter: string, schema: S) =>
-  ({ parameter, schema, sortable: true }) as const;
+const filter = <S extends z.ZodType>(parameter: string, schema: S, description: string) =>
+  ({ parameter, schema, description, sortable: true }) as const;
 
 /**
  * Every argument, in the order the spec lists the query parameters: its schema, the query
@@ -258,29 +263,49 @@ const filter = <S extends z.ZodType>(parameter: string, schema: S) =>
  * sorts by that field.
  */
 const ARGUMENTS = {
-  handle: filter("handle", searchValue),
-  companyName: filter("company_name", searchValue),
-  name: filter("name", searchValue),
-  address1: filter("address_1", searchValue),
-  address2: filter("address_2", searchValue),
-  postalCode: filter("postal_code", searchValue),
-  city: filter("city", searchValue),
-  state: filter("state", searchValue),
-  country: filter("country", countryCode),
-  phone: filter("phone", searchValue),
-  email: filter("email", searchValue),
+  handle: filter("handle", searchValue, "Handle filter."),
+  companyName: filter("company_name", searchValue, "Company name filter."),
+  name: filter("name", searchValue, "Name filter."),
+  address1: filter("address_1", searchValue, "First address line filter."),
+  address2: filter("address_2", searchValue, "Second address line filter."),
+  postalCode: filter("postal_code", searchValue, "Postal code filter."),
+  city: filter("city", searchValue, "City filter."),
+  state: filter("state", searchValue, "State filter."),
+  country: filter("country", countryCode, "Two-letter ISO 3166-1 code, any case (sent upper-cased)."),
+  phone: filter("phone", searchValue, "Telephone number in e164a format."),
+  email: filter("email", searchValue, "E-mail filter, e.g. `%@example.com`."),
   // Not sortable: a contact can hold several statuses, and a list has no order.
-  status: { parameter: "status", schema: statusList, sortable: false },
-  connections: filter("connections", connectionsValue),
-  dateCreated: filter("date_created", dateTimeValue),
-  dateLastUpdated: filter("date_last_updated", dateTimeValue),
-  autoDelete: filter("auto_delete", booleanValue),
-  reference: filter("reference", searchValue),
-  sort: { parameter: "sort", schema: sortValue },
-  page: { schema: wholeNumber(1) },
-  perPage: { schema: wholeNumber(1, 100) },
-  limit: { schema: wholeNumber(1) },
-  concurrency: { schema: wholeNumber(1, 16) },
+  status: {
+    parameter: "status",
+    schema: statusList,
+    description: "Contacts holding any of these statuses.",
+    sortable: false,
+  },
+  connections: filter(
+    "connections",
+    connectionsValue,
+    "A count (`5`) or a comparison (`>5`, `>=5`, `<5`, `<=5`).",
+  ),
+  dateCreated: filter(
+    "date_created",
+    dateTimeValue,
+    "`YYYY-MM-DDThh:mm:ssZ` with an optional leading `>`, `<`, `>=` or `<=`.",
+  ),
+  dateLastUpdated: filter("date_last_updated", dateTimeValue, "Same forms as `dateCreated`."),
+  autoDelete: filter("auto_delete", booleanValue, "Auto-delete filter."),
+  reference: filter("reference", searchValue, "Reference filter."),
+  sort: {
+    parameter: "sort",
+    schema: sortValue,
+    description: "`-connections,name`: fields separated by commas; a leading `-` sorts descending.",
+  },
+  page: { schema: wholeNumber(1), description: "Fetch this page alone, in the API's page size." },
+  perPage: {
+    schema: wholeNumber(1, 100),
+    description: "Results per page asked for (the service's default is 50); the API may serve fewer.",
+  },
+  limit: { schema: wholeNumber(1), description: "Most contacts to return in all. Not sent." },
+  concurrency: { schema: wholeNumber(1, 16), description: "Most page requests in flight at once. Not sent." },
 } as const satisfies Record<keyof GetContactsArgs, Row>;
 
 type ArgumentName = keyof typeof ARGUMENTS;
@@ -297,9 +322,19 @@ const SORT_FIELDS: ReadonlyMap<string, string> = new Map(
   ),
 );
 
-const ArgsSchema = z.strictObject(
+/**
+ * The arguments of `getContacts`, every one optional and described: what `parseContactsArgs`
+ * checks with, and what the plugin's function spec (`domainapi:index:getContacts`) is generated
+ * from, so the SDKs take the arguments this checks. A program gives its input form; a union that
+ * takes text (a count or a comparison, a Date or a datetime, a list or a comma-separated sort) is
+ * text in the SDKs.
+ */
+export const ContactsArgsSchema = z.strictObject(
   Object.fromEntries(
-    Object.entries(ARGUMENTS).map(([argument, row]) => [argument, row.schema.optional()]),
+    Object.entries(ARGUMENTS).map(([argument, row]: [string, Row]) => [
+      argument,
+      row.schema.optional().describe(row.description),
+    ]),
   ) as {
     [K in ArgumentName]: z.ZodOptional<(typeof ARGUMENTS)[K]["schema"]>;
   },
@@ -309,8 +344,8 @@ const ArgsSchema = z.strictObject(
 // the same names, and every documented value accepted by the schema's input type. (The schema's
 // input is wider where it checks item by item, as for sort, to name the item at fault.)
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const sameNames: Same<keyof z.input<typeof ArgsSchema>, keyof GetContactsArgs> = true;
-const documentedValuesFit = (args: Required<GetContactsArgs>): z.input<typeof ArgsSchema> => args;
+const sameNames: Same<keyof z.input<typeof ContactsArgsSchema>, keyof GetContactsArgs> = true;
+const documentedValuesFit = (args: Required<GetContactsArgs>): z.input<typeof ContactsArgsSchema> => args;
 void sameNames;
 void documentedValuesFit;
 
@@ -373,7 +408,7 @@ export interface ContactsRequest {
  * parseContactsArgs({ country: "nl", limit: 5 }); // { filters: [["country", "NL"]], limit: 5 }
  */
 export function parseContactsArgs(args: GetContactsArgs | undefined): ContactsRequest {
-  const parsed = ArgsSchema.safeParse(args ?? {});
+  const parsed = ContactsArgsSchema.safeParse(args ?? {});
   if (!parsed.success) throw toError(parsed.error.issues);
   const values: Partial<Record<ArgumentName, unknown>> = parsed.data;
   const filters: Array<[string, string]> = [];

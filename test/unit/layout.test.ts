@@ -22,8 +22,8 @@ const FLOORS: readonly (readonly string[])[] = [
   ["client"],
   ["dns", "host"],
   ["checks", "contacts", "restore"],
-  ["records", "import", "schemaSpec.ts"],
-  ["operations.ts", "cli", "schemaFromZod.ts", "schemaDocument.ts"],
+  ["records", "import", "schema"],
+  ["operations.ts", "cli"],
   ["dynamic", "plugin"],
   ["index.ts"],
 ];

@@ -1,12 +1,14 @@
 /**
  * schema.json (what the plugin serves and the SDKs are generated from) and the zod schemas (what
- * check() and getContacts validate with) describe the same inputs: the same names, the same record
- * types, the same settings, and every property documented so that the SDKs carry the docs.
+ * check(), getContacts and the builders validate with) describe the same inputs: the same names,
+ * the same record types, the same settings, and every property documented so that the SDKs carry
+ * the docs. The functions' specs are generated from their zod schemas: these tests hold what
+ * the SDKs get (names, types, requiredness, listed values and ranges) to what the code takes.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { BUILDERS } from "../../provider/checks/builders";
-import { ContactSchema, RECORD_TYPES } from "../../provider/client/wire";
+import { CONTACT_STATUSES, ContactSchema, RECORD_TYPES } from "../../provider/client/wire";
 import { type GetContactsArgs, parseContactsArgs } from "../../provider/contacts/query";
 import { validateRecords } from "../../provider/dns/validate";
 import type { DnsRecordArgs, DnsTemplateRecordsArgs } from "../../provider/dynamic/recordsResource";
@@ -17,6 +19,7 @@ import { FUNCTIONS } from "../../provider/operations";
 import schema from "../../provider/plugin/schema.json";
 import * as records from "../../provider/records/provider";
 import * as restore from "../../provider/restore/provider";
+import { FUNCTION_SPECS, TYPES } from "../../provider/schema/spec";
 import type { ConfigKey } from "../../provider/settings/config";
 
 // check() fails on malformed settings first, as `up` would: give it well-formed ones (it sends nothing).
@@ -39,10 +42,6 @@ const resources = schema.resources as Record<
   string,
   { inputProperties: Record<string, Property> } & ObjectSpec
 >;
-const contactsFn = schema.functions["domainapi:index:getContacts"] as {
-  inputs: ObjectSpec;
-  outputs: ObjectSpec;
-};
 
 const sorted = (xs: Iterable<string>) => [...xs].sort();
 
@@ -88,22 +87,6 @@ const CONTACT_ARG_KEYS: Record<keyof GetContactsArgs, true> = {
   concurrency: true,
 };
 
-/** A value of a schema property's type that the zod schema takes. */
-function sample(name: string, p: Property): unknown {
-  const samples: Record<string, unknown> = {
-    country: "NL",
-    status: ["ok"],
-    connections: ">5",
-    dateCreated: "2024-01-01T00:00:00Z",
-    dateLastUpdated: "<2024-01-01T00:00:00Z",
-    sort: "-connections,name",
-    phone: "+31.201234567",
-    email: "%@example.com",
-  };
-  if (name in samples) return samples[name];
-  return p.type === "integer" ? 2 : p.type === "boolean" ? true : "x";
-}
-
 describe("schema.json agrees with the zod schemas", () => {
   it("DnsRecord: the same fields, each taken by the record validation; an unknown field is refused", () => {
     const record = types["domainapi:index:DnsRecord"] as ObjectSpec;
@@ -139,15 +122,6 @@ describe("schema.json agrees with the zod schemas", () => {
     expect(sorted(Object.keys(res?.inputProperties ?? {}))).toEqual(sorted(Object.keys(RESTORE_KEYS)));
     const d = await restore.check({}, { domain: "shop.example", colour: "blue" });
     expect(d.failures?.[0]?.reason).toBe("unknown input; DomainRestore takes domain and triggers");
-  });
-
-  it("getContacts: every argument of the schema is taken by the zod schema with a value of its schema type", () => {
-    const inputs = contactsFn.inputs.properties;
-    expect(sorted(Object.keys(inputs))).toEqual(sorted(Object.keys(CONTACT_ARG_KEYS)));
-    for (const [name, p] of Object.entries(inputs)) {
-      expect(() => parseContactsArgs({ [name]: sample(name, p) } as GetContactsArgs), name).not.toThrow();
-    }
-    expect(() => parseContactsArgs({ colour: "blue" } as GetContactsArgs)).toThrow(/colour/);
   });
 
   it("Contact: the fields the wire schema exposes", () => {
@@ -292,5 +266,104 @@ describe("schema.json's record builders are their zod schemas", () => {
       if (p.type === "integer") expect(Number.isInteger(value), name).toBe(true);
       if (p.type === "array") expect(Array.isArray(value), name).toBe(true);
     }
+  });
+});
+
+// Read from the generator (schema-generated.test.ts holds schema.json to it), so that a change of
+// the zod schemas or of the conversion fails here before any `npm run schema`.
+describe("getContacts' function spec is generated from its zod schemas", () => {
+  const fn = FUNCTION_SPECS[TOKENS.contacts] as {
+    description: string;
+    inputs: ObjectSpec;
+    outputs: ObjectSpec;
+  };
+  const inputs = fn.inputs.properties;
+  const parses = (name: string, value: unknown) => () =>
+    parseContactsArgs({ [name]: value } as GetContactsArgs);
+
+  it("takes every argument of getContacts, none required, each in the type the SDKs have carried", () => {
+    expect(fn.description).toMatch(/^Lists the contacts that match the filters/);
+    expect(sorted(Object.keys(inputs))).toEqual(sorted(Object.keys(CONTACT_ARG_KEYS)));
+    expect(fn.inputs.required).toBeUndefined();
+    const typeOf = (p: Property) => (p.type === "array" ? `${p.items?.type}[]` : p.type);
+    // A change here changes every SDK's signature: a union that takes text (a Date or a datetime,
+    // a count or a comparison, a list or a comma-separated sort) stays text.
+    expect(Object.fromEntries(Object.entries(inputs).map(([name, p]) => [name, typeOf(p)]))).toEqual({
+      ...Object.fromEntries(Object.keys(CONTACT_ARG_KEYS).map((name) => [name, "string"])),
+      status: "string[]",
+      autoDelete: "boolean",
+      page: "integer",
+      perPage: "integer",
+      limit: "integer",
+      concurrency: "integer",
+    });
+  });
+
+  it("a value of each argument's schema type, as an SDK sends it, is taken; another type is refused, named", () => {
+    const texts: Record<string, string> = {
+      country: "nl",
+      connections: ">=5",
+      dateCreated: "2024-01-31T00:00:00Z",
+      dateLastUpdated: "<2024-01-31T00:00:00Z",
+      sort: "-connections,name",
+      email: "%@example.com",
+    };
+    for (const [name, p] of Object.entries(inputs)) {
+      const value =
+        p.type === "array"
+          ? ["ok"]
+          : p.type === "integer"
+            ? 2
+            : p.type === "boolean"
+              ? true
+              : (texts[name] ?? "x");
+      expect(parses(name, value), `${name} takes ${JSON.stringify(value)}`).not.toThrow();
+      const other = p.type === "string" ? { text: "x" } : p.type === "array" ? 7 : "text";
+      expect(parses(name, other), `${name} refuses ${JSON.stringify(other)}`).toThrow(
+        new RegExp(`^getContacts: ${name}: `),
+      );
+    }
+  });
+
+  it("documents every argument and field; the statuses listed and the ranges stated are the ones taken", () => {
+    for (const [name, p] of Object.entries({ ...inputs, ...fn.outputs.properties }))
+      expect(p.description, name).toMatch(/\w/);
+    const status = inputs.status as Property;
+    expect(listedValues(status)).toEqual([...CONTACT_STATUSES]);
+    for (const value of CONTACT_STATUSES) expect(parses("status", [value])).not.toThrow();
+    expect(parses("status", ["archived"])).toThrow(/^getContacts: status\[0\]: unknown status/);
+    const integers = Object.entries(inputs).filter(([, p]) => p.type === "integer");
+    expect(integers.map(([name]) => name)).toEqual(["page", "perPage", "limit", "concurrency"]);
+    for (const [name, p] of integers) {
+      const [, from, to, atLeast] =
+        /(?:From (\d+) to (\d+)|At least (\d+))\.$/.exec(p.description ?? "") ?? [];
+      const min = from ?? atLeast;
+      expect(min, `${name} states the least value it takes`).toBeDefined();
+      expect(parses(name, Number(min)), name).not.toThrow();
+      expect(parses(name, Number(min) - 1), name).toThrow(new RegExp(`^getContacts: ${name}: `));
+      if (to === undefined) expect(parses(name, 1e9), `${name} has no greatest value`).not.toThrow();
+      else {
+        expect(parses(name, Number(to)), name).not.toThrow();
+        expect(parses(name, Number(to) + 1), name).toThrow(new RegExp(`^getContacts: ${name}: `));
+      }
+      expect(parses(name, 1.5), `${name} is whole`).toThrow(/whole number/);
+    }
+  });
+
+  it("returns Contact objects (only the handle sure to be there) and the counts, all required", () => {
+    const outputs = fn.outputs;
+    expect(outputs.properties.contacts).toMatchObject({
+      type: "array",
+      items: { $ref: "#/types/domainapi:index:Contact" },
+    });
+    for (const count of ["total", "pages", "perPage"])
+      expect(outputs.properties[count]?.type, count).toBe("integer");
+    expect(sorted(Object.keys(outputs.properties))).toEqual(["contacts", "pages", "perPage", "total"]);
+    expect(sorted(outputs.required ?? [])).toEqual(["contacts", "pages", "perPage", "total"]);
+    const contact = TYPES["domainapi:index:Contact"] as ObjectSpec;
+    expect(contact.required).toEqual(["handle"]);
+    expect(contact.properties.connections?.type).toBe("integer");
+    expect(contact.properties.autoDelete?.type).toBe("boolean");
+    expect(contact.properties.status).toMatchObject({ type: "array", items: { type: "string" } });
   });
 });

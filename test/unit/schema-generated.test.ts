@@ -1,5 +1,5 @@
 /**
- * schema.json is generated (`npm run schema`) from the manifest and schemaSpec.ts: the committed
+ * schema.json is generated (`npm run schema`) from the manifest and provider/schema/: the committed
  * file is what the generator makes now, every token of the manifest has its schema and its
  * operations, and the build settings (version, pluginDownloadURL) are written in.
  */
@@ -8,8 +8,8 @@ import packageJson from "../../package.json";
 import { DEFAULT_PLUGIN_DOWNLOAD_URL, SETTING_NAMES, TOKENS } from "../../provider/manifest";
 import { FUNCTIONS, RESOURCES } from "../../provider/operations";
 import committed from "../../provider/plugin/schema.json";
-import { PLUGIN_DOWNLOAD_URL_ENV, schemaBuild, schemaDocument } from "../../provider/schemaDocument";
-import { FUNCTION_SPECS, RESOURCE_SPECS } from "../../provider/schemaSpec";
+import { PLUGIN_DOWNLOAD_URL_ENV, schemaBuild, schemaDocument } from "../../provider/schema/document";
+import { FUNCTION_SPECS, RESOURCE_SPECS } from "../../provider/schema/spec";
 
 const sorted = (xs: Iterable<string>) => [...xs].sort();
 

@@ -31,11 +31,11 @@ type DmarcArgs struct {
 	FailureOptions []string `pulumi:"failureOptions"`
 	// `_dmarc` (default) for the domain, or `_dmarc.<subdomain>`.
 	Name *string `pulumi:"name"`
-	// Share of failing mail the policy applies to, 0 to 100 (`pct`; 100 when absent).
+	// Share of failing mail the policy applies to, in percent (`pct`; 100 when absent). From 0 to 100.
 	Percent *int `pulumi:"percent"`
 	// What receivers do with mail that fails DMARC (`p`). One of `"none"`, `"quarantine"`, `"reject"`.
 	Policy string `pulumi:"policy"`
-	// Seconds between aggregate reports (`ri`; 86400 when absent).
+	// Seconds between aggregate reports (`ri`; 86400 when absent). From 0 to 4294967295.
 	ReportInterval *int `pulumi:"reportInterval"`
 	// Where aggregate reports go (`rua`), e.g. `mailto:dmarc@example.com`. Default `[]`.
 	Rua []string `pulumi:"rua"`
@@ -64,11 +64,11 @@ type DmarcOutputArgs struct {
 	FailureOptions pulumi.StringArrayInput `pulumi:"failureOptions"`
 	// `_dmarc` (default) for the domain, or `_dmarc.<subdomain>`.
 	Name pulumi.StringPtrInput `pulumi:"name"`
-	// Share of failing mail the policy applies to, 0 to 100 (`pct`; 100 when absent).
+	// Share of failing mail the policy applies to, in percent (`pct`; 100 when absent). From 0 to 100.
 	Percent pulumi.IntPtrInput `pulumi:"percent"`
 	// What receivers do with mail that fails DMARC (`p`). One of `"none"`, `"quarantine"`, `"reject"`.
 	Policy pulumi.StringInput `pulumi:"policy"`
-	// Seconds between aggregate reports (`ri`; 86400 when absent).
+	// Seconds between aggregate reports (`ri`; 86400 when absent). From 0 to 4294967295.
 	ReportInterval pulumi.IntPtrInput `pulumi:"reportInterval"`
 	// Where aggregate reports go (`rua`), e.g. `mailto:dmarc@example.com`. Default `[]`.
 	Rua pulumi.StringArrayInput `pulumi:"rua"`

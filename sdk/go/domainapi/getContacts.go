@@ -33,7 +33,7 @@ type GetContactsArgs struct {
 	City *string `pulumi:"city"`
 	// Company name filter.
 	CompanyName *string `pulumi:"companyName"`
-	// Most page requests in flight at once, 1 to 16. Not sent.
+	// Most page requests in flight at once. Not sent. From 1 to 16.
 	Concurrency *int `pulumi:"concurrency"`
 	// A count (`5`) or a comparison (`>5`, `>=5`, `<5`, `<=5`).
 	Connections *string `pulumi:"connections"`
@@ -47,13 +47,13 @@ type GetContactsArgs struct {
 	Email *string `pulumi:"email"`
 	// Handle filter.
 	Handle *string `pulumi:"handle"`
-	// Most contacts to return in all. Not sent.
+	// Most contacts to return in all. Not sent. At least 1.
 	Limit *int `pulumi:"limit"`
 	// Name filter.
 	Name *string `pulumi:"name"`
-	// Fetch this page alone (from 1), in the API's page size.
+	// Fetch this page alone, in the API's page size. At least 1.
 	Page *int `pulumi:"page"`
-	// Results per page asked for, 1 to 100 (default 50); the API may serve fewer.
+	// Results per page asked for (the service's default is 50); the API may serve fewer. From 1 to 100.
 	PerPage *int `pulumi:"perPage"`
 	// Telephone number in e164a format.
 	Phone *string `pulumi:"phone"`
@@ -65,7 +65,7 @@ type GetContactsArgs struct {
 	Sort *string `pulumi:"sort"`
 	// State filter.
 	State *string `pulumi:"state"`
-	// Contacts holding any of these statuses: ok, pending_update, pending_validation.
+	// Contacts holding any of these statuses. Each one of `"ok"`, `"pending_update"`, `"pending_validation"`.
 	Status []string `pulumi:"status"`
 }
 
@@ -96,7 +96,7 @@ type GetContactsOutputArgs struct {
 	City pulumi.StringPtrInput `pulumi:"city"`
 	// Company name filter.
 	CompanyName pulumi.StringPtrInput `pulumi:"companyName"`
-	// Most page requests in flight at once, 1 to 16. Not sent.
+	// Most page requests in flight at once. Not sent. From 1 to 16.
 	Concurrency pulumi.IntPtrInput `pulumi:"concurrency"`
 	// A count (`5`) or a comparison (`>5`, `>=5`, `<5`, `<=5`).
 	Connections pulumi.StringPtrInput `pulumi:"connections"`
@@ -110,13 +110,13 @@ type GetContactsOutputArgs struct {
 	Email pulumi.StringPtrInput `pulumi:"email"`
 	// Handle filter.
 	Handle pulumi.StringPtrInput `pulumi:"handle"`
-	// Most contacts to return in all. Not sent.
+	// Most contacts to return in all. Not sent. At least 1.
 	Limit pulumi.IntPtrInput `pulumi:"limit"`
 	// Name filter.
 	Name pulumi.StringPtrInput `pulumi:"name"`
-	// Fetch this page alone (from 1), in the API's page size.
+	// Fetch this page alone, in the API's page size. At least 1.
 	Page pulumi.IntPtrInput `pulumi:"page"`
-	// Results per page asked for, 1 to 100 (default 50); the API may serve fewer.
+	// Results per page asked for (the service's default is 50); the API may serve fewer. From 1 to 100.
 	PerPage pulumi.IntPtrInput `pulumi:"perPage"`
 	// Telephone number in e164a format.
 	Phone pulumi.StringPtrInput `pulumi:"phone"`
@@ -128,7 +128,7 @@ type GetContactsOutputArgs struct {
 	Sort pulumi.StringPtrInput `pulumi:"sort"`
 	// State filter.
 	State pulumi.StringPtrInput `pulumi:"state"`
-	// Contacts holding any of these statuses: ok, pending_update, pending_validation.
+	// Contacts holding any of these statuses. Each one of `"ok"`, `"pending_update"`, `"pending_validation"`.
 	Status pulumi.StringArrayInput `pulumi:"status"`
 }
 

@@ -65,9 +65,9 @@ def dmarc(adkim: Optional[_builtins.str] = None,
     :param _builtins.str aspf: SPF alignment (`aspf`): `relaxed` (default) or `strict`. One of `"relaxed"`, `"strict"`.
     :param Sequence[_builtins.str] failure_options: When failure reports are made (`fo`): `0`, `1`, `d`, `s`. Default `[]`. Each one of `"0"`, `"1"`, `"d"`, `"s"`.
     :param _builtins.str name: `_dmarc` (default) for the domain, or `_dmarc.<subdomain>`.
-    :param _builtins.int percent: Share of failing mail the policy applies to, 0 to 100 (`pct`; 100 when absent).
+    :param _builtins.int percent: Share of failing mail the policy applies to, in percent (`pct`; 100 when absent). From 0 to 100.
     :param _builtins.str policy: What receivers do with mail that fails DMARC (`p`). One of `"none"`, `"quarantine"`, `"reject"`.
-    :param _builtins.int report_interval: Seconds between aggregate reports (`ri`; 86400 when absent).
+    :param _builtins.int report_interval: Seconds between aggregate reports (`ri`; 86400 when absent). From 0 to 4294967295.
     :param Sequence[_builtins.str] rua: Where aggregate reports go (`rua`), e.g. `mailto:dmarc@example.com`. Default `[]`.
     :param Sequence[_builtins.str] ruf: Where failure reports go (`ruf`). Default `[]`.
     :param _builtins.str subdomain_policy: The policy for subdomains (`sp`); the domain's policy when absent. One of `"none"`, `"quarantine"`, `"reject"`.
@@ -106,9 +106,9 @@ def dmarc_output(adkim: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
     :param _builtins.str aspf: SPF alignment (`aspf`): `relaxed` (default) or `strict`. One of `"relaxed"`, `"strict"`.
     :param Sequence[_builtins.str] failure_options: When failure reports are made (`fo`): `0`, `1`, `d`, `s`. Default `[]`. Each one of `"0"`, `"1"`, `"d"`, `"s"`.
     :param _builtins.str name: `_dmarc` (default) for the domain, or `_dmarc.<subdomain>`.
-    :param _builtins.int percent: Share of failing mail the policy applies to, 0 to 100 (`pct`; 100 when absent).
+    :param _builtins.int percent: Share of failing mail the policy applies to, in percent (`pct`; 100 when absent). From 0 to 100.
     :param _builtins.str policy: What receivers do with mail that fails DMARC (`p`). One of `"none"`, `"quarantine"`, `"reject"`.
-    :param _builtins.int report_interval: Seconds between aggregate reports (`ri`; 86400 when absent).
+    :param _builtins.int report_interval: Seconds between aggregate reports (`ri`; 86400 when absent). From 0 to 4294967295.
     :param Sequence[_builtins.str] rua: Where aggregate reports go (`rua`), e.g. `mailto:dmarc@example.com`. Default `[]`.
     :param Sequence[_builtins.str] ruf: Where failure reports go (`ruf`). Default `[]`.
     :param _builtins.str subdomain_policy: The policy for subdomains (`sp`); the domain's policy when absent. One of `"none"`, `"quarantine"`, `"reject"`.

@@ -114,23 +114,23 @@ def get_contacts(address1: Optional[_builtins.str] = None,
     :param _builtins.bool auto_delete: Auto-delete filter.
     :param _builtins.str city: City filter.
     :param _builtins.str company_name: Company name filter.
-    :param _builtins.int concurrency: Most page requests in flight at once, 1 to 16. Not sent.
+    :param _builtins.int concurrency: Most page requests in flight at once. Not sent. From 1 to 16.
     :param _builtins.str connections: A count (`5`) or a comparison (`>5`, `>=5`, `<5`, `<=5`).
     :param _builtins.str country: Two-letter ISO 3166-1 code, any case (sent upper-cased).
     :param _builtins.str date_created: `YYYY-MM-DDThh:mm:ssZ` with an optional leading `>`, `<`, `>=` or `<=`.
     :param _builtins.str date_last_updated: Same forms as `dateCreated`.
     :param _builtins.str email: E-mail filter, e.g. `%@example.com`.
     :param _builtins.str handle: Handle filter.
-    :param _builtins.int limit: Most contacts to return in all. Not sent.
+    :param _builtins.int limit: Most contacts to return in all. Not sent. At least 1.
     :param _builtins.str name: Name filter.
-    :param _builtins.int page: Fetch this page alone (from 1), in the API's page size.
-    :param _builtins.int per_page: Results per page asked for, 1 to 100 (default 50); the API may serve fewer.
+    :param _builtins.int page: Fetch this page alone, in the API's page size. At least 1.
+    :param _builtins.int per_page: Results per page asked for (the service's default is 50); the API may serve fewer. From 1 to 100.
     :param _builtins.str phone: Telephone number in e164a format.
     :param _builtins.str postal_code: Postal code filter.
     :param _builtins.str reference: Reference filter.
     :param _builtins.str sort: `-connections,name`: fields separated by commas; a leading `-` sorts descending.
     :param _builtins.str state: State filter.
-    :param Sequence[_builtins.str] status: Contacts holding any of these statuses: ok, pending_update, pending_validation.
+    :param Sequence[_builtins.str] status: Contacts holding any of these statuses. Each one of `"ok"`, `"pending_update"`, `"pending_validation"`.
     """
     __args__ = dict()
     __args__['address1'] = address1
@@ -194,23 +194,23 @@ def get_contacts_output(address1: pulumi.Input[Optional[Optional[_builtins.str]]
     :param _builtins.bool auto_delete: Auto-delete filter.
     :param _builtins.str city: City filter.
     :param _builtins.str company_name: Company name filter.
-    :param _builtins.int concurrency: Most page requests in flight at once, 1 to 16. Not sent.
+    :param _builtins.int concurrency: Most page requests in flight at once. Not sent. From 1 to 16.
     :param _builtins.str connections: A count (`5`) or a comparison (`>5`, `>=5`, `<5`, `<=5`).
     :param _builtins.str country: Two-letter ISO 3166-1 code, any case (sent upper-cased).
     :param _builtins.str date_created: `YYYY-MM-DDThh:mm:ssZ` with an optional leading `>`, `<`, `>=` or `<=`.
     :param _builtins.str date_last_updated: Same forms as `dateCreated`.
     :param _builtins.str email: E-mail filter, e.g. `%@example.com`.
     :param _builtins.str handle: Handle filter.
-    :param _builtins.int limit: Most contacts to return in all. Not sent.
+    :param _builtins.int limit: Most contacts to return in all. Not sent. At least 1.
     :param _builtins.str name: Name filter.
-    :param _builtins.int page: Fetch this page alone (from 1), in the API's page size.
-    :param _builtins.int per_page: Results per page asked for, 1 to 100 (default 50); the API may serve fewer.
+    :param _builtins.int page: Fetch this page alone, in the API's page size. At least 1.
+    :param _builtins.int per_page: Results per page asked for (the service's default is 50); the API may serve fewer. From 1 to 100.
     :param _builtins.str phone: Telephone number in e164a format.
     :param _builtins.str postal_code: Postal code filter.
     :param _builtins.str reference: Reference filter.
     :param _builtins.str sort: `-connections,name`: fields separated by commas; a leading `-` sorts descending.
     :param _builtins.str state: State filter.
-    :param Sequence[_builtins.str] status: Contacts holding any of these statuses: ok, pending_update, pending_validation.
+    :param Sequence[_builtins.str] status: Contacts holding any of these statuses. Each one of `"ok"`, `"pending_update"`, `"pending_validation"`.
     """
     __args__ = dict()
     __args__['address1'] = address1

@@ -1,49 +1,21 @@
 /**
  * The schema of what the plugin offers beyond the manifest's tokens and settings: its types, each
  * resource's inputs and outputs, each function's arguments and results, as Pulumi's package schema
- * spells them (https://www.pulumi.com/docs/iac/extending-pulumi/schema/). schemaDocument.ts joins
+ * spells them (https://www.pulumi.com/docs/iac/extending-pulumi/schema/). document.ts joins
  * them with the manifest into schema.json (`npm run schema`); the SDKs are generated from that, and
  * a test keeps them in step with the zod schemas that check() and the functions validate with.
  */
-import { BUILDERS } from "./checks/builders";
-import { RULE_NAMES, RULES } from "./checks/rules";
-import { TOKENS } from "./manifest";
-import { functionSpecFromZod } from "./schemaFromZod";
+import { BUILDERS } from "../checks/builders";
+import { RULE_NAMES, RULES } from "../checks/rules";
+import { ContactFieldsSchema } from "../client/wire";
+import { ContactsArgsSchema } from "../contacts/query";
+import { ContactsResultSchema } from "../contacts/result";
+import { TOKENS } from "../manifest";
+import { functionSpecFromZod, objectSpecFromZod } from "./fromZod";
+import type { FunctionSpec, ObjectSpec, ResourceSpec } from "./types";
 
 /** The rules a resource may lift: the errors (a warning needs no lifting). */
 const LIFTABLE = RULE_NAMES.filter((rule) => RULES[rule].severity === "error").join(", ");
-
-/** A property of a Pulumi package schema. */
-export interface PropertySpec {
-  readonly type?: "string" | "integer" | "number" | "boolean" | "array" | "object";
-  readonly $ref?: string;
-  readonly items?: PropertySpec;
-  readonly additionalProperties?: PropertySpec;
-  readonly description?: string;
-  readonly secret?: boolean;
-  readonly replaceOnChanges?: boolean;
-}
-
-/** An object type of a Pulumi package schema. */
-export interface ObjectSpec {
-  readonly type?: "object";
-  readonly description?: string;
-  readonly properties: Readonly<Record<string, PropertySpec>>;
-  readonly required?: readonly string[];
-}
-
-/** A resource of a Pulumi package schema. */
-export interface ResourceSpec extends ObjectSpec {
-  readonly inputProperties: Readonly<Record<string, PropertySpec>>;
-  readonly requiredInputs?: readonly string[];
-}
-
-/** A function of a Pulumi package schema. */
-export interface FunctionSpec {
-  readonly description: string;
-  readonly inputs: ObjectSpec;
-  readonly outputs: ObjectSpec;
-}
 
 /** The package's description, for the registry and the SDKs' package files. */
 export const PACKAGE_INFO = {
@@ -106,33 +78,7 @@ export const TYPES: Readonly<Record<string, ObjectSpec>> = {
   "domainapi:index:Contact": {
     type: "object",
     description: "A contact. Fields the API left out are absent.",
-    properties: {
-      handle: { type: "string", description: "The contact's handle." },
-      companyName: { type: "string", description: "Company name." },
-      name: { type: "string", description: "Name." },
-      address1: { type: "string", description: "First address line." },
-      address2: { type: "string", description: "Second address line." },
-      postalCode: { type: "string", description: "Postal code." },
-      city: { type: "string", description: "City." },
-      state: { type: "string", description: "State or province." },
-      country: { type: "string", description: "Two-letter ISO 3166-1 country code." },
-      phone: { type: "string", description: "Telephone number (e164a)." },
-      email: { type: "string", description: "E-mail address." },
-      status: {
-        type: "array",
-        items: { type: "string" },
-        description: "Statuses: ok, pending_update, pending_validation.",
-      },
-      connections: { type: "integer", description: "Number of domains using the contact." },
-      dateCreated: { type: "string", description: "When the contact was created, as the API sent it." },
-      dateLastUpdated: {
-        type: "string",
-        description: "When the contact was last updated, as the API sent it.",
-      },
-      autoDelete: { type: "boolean", description: "Whether the contact is deleted when no longer used." },
-      reference: { type: "string", description: "Your own reference." },
-    },
-    required: ["handle"],
+    ...objectSpecFromZod("domainapi:index:Contact", ContactFieldsSchema, "output", {}),
   },
 };
 
@@ -267,70 +213,14 @@ const BUILDER_SPECS: Readonly<Record<string, FunctionSpec>> = Object.fromEntries
   ]),
 );
 
-/** The functions, by the manifest's tokens. */
+/** The functions, by the manifest's tokens, generated from their zod schemas (none written out by hand). */
 export const FUNCTION_SPECS: Readonly<Record<string, FunctionSpec>> = {
-  [TOKENS.contacts]: {
-    description:
-      "Lists the contacts that match the filters, every page of them (or one page). Filters are passed through verbatim: `%` is the API's wildcard.",
-    inputs: {
-      properties: {
-        handle: { type: "string", description: "Handle filter." },
-        companyName: { type: "string", description: "Company name filter." },
-        name: { type: "string", description: "Name filter." },
-        address1: { type: "string", description: "First address line filter." },
-        address2: { type: "string", description: "Second address line filter." },
-        postalCode: { type: "string", description: "Postal code filter." },
-        city: { type: "string", description: "City filter." },
-        state: { type: "string", description: "State filter." },
-        country: { type: "string", description: "Two-letter ISO 3166-1 code, any case (sent upper-cased)." },
-        phone: { type: "string", description: "Telephone number in e164a format." },
-        email: { type: "string", description: "E-mail filter, e.g. `%@example.com`." },
-        status: {
-          type: "array",
-          items: { type: "string" },
-          description: "Contacts holding any of these statuses: ok, pending_update, pending_validation.",
-        },
-        connections: {
-          type: "string",
-          description: "A count (`5`) or a comparison (`>5`, `>=5`, `<5`, `<=5`).",
-        },
-        dateCreated: {
-          type: "string",
-          description: "`YYYY-MM-DDThh:mm:ssZ` with an optional leading `>`, `<`, `>=` or `<=`.",
-        },
-        dateLastUpdated: { type: "string", description: "Same forms as `dateCreated`." },
-        autoDelete: { type: "boolean", description: "Auto-delete filter." },
-        reference: { type: "string", description: "Reference filter." },
-        sort: {
-          type: "string",
-          description: "`-connections,name`: fields separated by commas; a leading `-` sorts descending.",
-        },
-        page: { type: "integer", description: "Fetch this page alone (from 1), in the API's page size." },
-        perPage: {
-          type: "integer",
-          description: "Results per page asked for, 1 to 100 (default 50); the API may serve fewer.",
-        },
-        limit: { type: "integer", description: "Most contacts to return in all. Not sent." },
-        concurrency: {
-          type: "integer",
-          description: "Most page requests in flight at once, 1 to 16. Not sent.",
-        },
-      },
-    },
-    outputs: {
-      properties: {
-        contacts: {
-          type: "array",
-          items: { $ref: "#/types/domainapi:index:Contact" },
-          description: "The contacts, in the API's order, each once, at most `limit` of them.",
-        },
-        total: { type: "integer", description: "Number of contacts matching the filters." },
-        pages: { type: "integer", description: "Number of pages at the page size the API used." },
-        perPage: { type: "integer", description: "Contacts per page the API served." },
-      },
-      required: ["contacts", "total", "pages", "perPage"],
-    },
-  },
+  [TOKENS.contacts]: functionSpecFromZod(
+    TOKENS.contacts,
+    "Lists the contacts that match the filters, every page of them (or one page). Filters are passed through verbatim: `%` is the API's wildcard.",
+    { args: ContactsArgsSchema, result: ContactsResultSchema },
+    { "domainapi:index:Contact": TYPES["domainapi:index:Contact"] as ObjectSpec },
+  ),
   ...BUILDER_SPECS,
 };
 

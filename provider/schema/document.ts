@@ -1,19 +1,12 @@
 /**
- * schema.json, made from the manifest (package name, tokens, settings) and schemaSpec.ts (types,
+ * schema.json, made from the manifest (package name, tokens, settings) and spec.ts (types,
  * resources, functions), with the two build settings: the version (the package's) and where the
  * plugin binaries are published (`pluginDownloadURL`). `npm run schema` writes it; a test checks
  * that the committed file is what this makes now. Pure.
  */
-import { DEFAULT_PLUGIN_DOWNLOAD_URL, PACKAGE, SETTING_NAMES, SETTINGS, type SettingSpec } from "./manifest";
-import {
-  FUNCTION_SPECS,
-  LANGUAGE,
-  PACKAGE_INFO,
-  PROVIDER_DESCRIPTION,
-  type PropertySpec,
-  RESOURCE_SPECS,
-  TYPES,
-} from "./schemaSpec";
+import { DEFAULT_PLUGIN_DOWNLOAD_URL, PACKAGE, SETTING_NAMES, SETTINGS, type SettingSpec } from "../manifest";
+import { FUNCTION_SPECS, LANGUAGE, PACKAGE_INFO, PROVIDER_DESCRIPTION, RESOURCE_SPECS, TYPES } from "./spec";
+import type { PropertySpec } from "./types";
 
 /** The environment variable that sets `pluginDownloadURL` when the schema is generated. */
 export const PLUGIN_DOWNLOAD_URL_ENV = "DOMAINAPI_PLUGIN_DOWNLOAD_URL";

@@ -1,0 +1,78 @@
+/**
+ * The conversion of zod schemas into the package schema's function specs: what the SDKs can carry
+ * is said, what they cannot is refused naming the field, never written out as something else.
+ */
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { objectSpecFromZod } from "../../../provider/schema/fromZod";
+import type { ObjectSpec } from "../../../provider/schema/types";
+
+const ITEM: ObjectSpec = {
+  properties: { name: { type: "string" }, size: { type: "integer" } },
+  required: ["name"],
+};
+const TYPES = { "test:index:Item": ITEM };
+
+const inputs = (shape: z.ZodRawShape) =>
+  objectSpecFromZod("fn inputs", z.strictObject(shape), "input", TYPES);
+const property = (schema: z.ZodType) => inputs({ x: schema }).properties.x;
+
+describe("objectSpecFromZod", () => {
+  it("states a range the schema chose, and none for the safe-integer bounds every .int() carries", () => {
+    expect(property(z.number().int().min(1).max(16).describe("Workers."))?.description).toBe(
+      "Workers. From 1 to 16.",
+    );
+    expect(property(z.number().int().min(1).describe("Page."))?.description).toBe("Page. At least 1.");
+    expect(property(z.number().max(9).describe("Small."))?.description).toBe("Small. At most 9.");
+    expect(property(z.number().int().describe("Any."))).toEqual({ type: "integer", description: "Any." });
+  });
+
+  it("writes a union that takes text as a string, keeping its description", () => {
+    const count = z.union([z.number().int(), z.string().regex(/^>?\d+$/)]).describe("A count or `>5`.");
+    const when = z.union([z.date(), z.string()]).describe("A Date or a datetime.");
+    const plain = z.union([z.number(), z.string()]).describe("Plain types, written as one node.");
+    expect(inputs({ count: count.optional(), when: when.optional(), plain: plain.optional() })).toEqual({
+      properties: {
+        count: { type: "string", description: "A count or `>5`." },
+        when: { type: "string", description: "A Date or a datetime." },
+        plain: { type: "string", description: "Plain types, written as one node." },
+      },
+    });
+  });
+
+  it("refuses, naming the field, what an SDK cannot carry: a union without text, a Date, no description", () => {
+    for (const options of [
+      [z.number(), z.boolean()],
+      [z.number().int(), z.array(z.string())],
+    ] as const)
+      expect(() => property(z.union(options).describe("Either."))).toThrow(
+        "fn inputs.x: a union without a text form has no package schema form; give it one",
+      );
+    expect(() => property(z.date().describe("When."))).toThrow(/^fn inputs\.x: JSON Schema \{\} .*a Date/);
+    expect(() => property(z.string())).toThrow(
+      "fn inputs.x: no description; give the zod schema one with .describe()",
+    );
+  });
+
+  it("makes an object a $ref to the package type that holds its fields, and refuses one no type holds", () => {
+    const item = z.strictObject({ name: z.string() });
+    expect(property(z.array(item).describe("Items."))).toEqual({
+      type: "array",
+      items: { $ref: "#/types/test:index:Item" },
+      description: "Items.",
+    });
+    expect(() => property(z.strictObject({ colour: z.string() }).describe("Odd."))).toThrow(
+      "fn inputs.x: an object of colour matches no type of the package; add one",
+    );
+  });
+
+  it("lists what is required as a program gives it: a field with a default is optional", () => {
+    const spec = inputs({
+      needed: z.string().describe("Needed."),
+      given: z.string().default("@").describe("Given."),
+      left: z.string().optional().describe("Left."),
+    });
+    expect(spec.required).toEqual(["needed"]);
+    expect(spec.properties.given?.description).toBe('Given. Default `"@"`.');
+  });
+});
