@@ -101,6 +101,20 @@ describe("ties go in canonical order", () => {
     expect(story(p).updated).toEqual(["r9 -> www 192.0.2.1", "r1 -> www 192.0.2.2"]);
   });
 
+  it("held records of equal values (a partly applied state) tie by id: the lower id pairs first, whatever the state's order", () => {
+    const declared = [a("www", "192.0.2.2"), a("www", "192.0.2.1")];
+    for (const order of [
+      ["r2", "r1"],
+      ["r1", "r2"],
+    ]) {
+      const p = plan(
+        order.map((id): [string, R] => [id, a("www", "192.0.2.5")]),
+        declared,
+      );
+      expect(story(p).updated).toEqual(["r1 -> www 192.0.2.1", "r2 -> www 192.0.2.2"]);
+    }
+  });
+
   it("the same sets in any order give the same pairing", () => {
     const held: Array<[string, R]> = [
       ["r3", a("www", "192.0.2.7")],
