@@ -416,7 +416,7 @@ describe("the packed package", () => {
           expect(fs.lstatSync(installed).isSymbolicLink()).toBe(false);
           // Built by the clone's `prepare`, or taken from the tarball: the entry points are there.
           expect(fs.existsSync(path.join(installed, "dist", "provider", "index.js"))).toBe(true);
-          expect(fs.existsSync(path.join(installed, "dist", "provider", "impl.js"))).toBe(true);
+          expect(fs.existsSync(path.join(installed, "dist", "provider", "dynamic", "impl.js"))).toBe(true);
           // The sandbox comes only with its own package: its command, its README, its API by name.
           const sandboxBin = path.join(program, "node_modules", ".bin", "domainapi-sandbox");
           expect(fs.existsSync(sandboxBin)).toBe(consumer.withSandbox);
