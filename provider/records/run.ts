@@ -156,7 +156,12 @@ class Run {
       if (recover && declaration === undefined) {
         throw new TypeError("converge: a plan that recovers from a refusal needs the declaration");
       }
-      const search = await this.#search(request.corrections, recover && declaration!.settings.purge);
+      // With purge a recovery rewrites the whole template, so which records vanished need not be
+      // found; under a reviewed plan it is found all the same (the probes change nothing that was
+      // not reviewed): the recovery is refused there, and the state written with the refusal must
+      // say what vanished, or the next preview would plan the same refused requests again.
+      const rewrite = recover && declaration!.settings.purge && this.#options.reviewed === undefined;
+      const search = await this.#search(request.corrections, rewrite);
       if (!recover) continue;
       const next = planRecovery(this.#tracked.held, plan, declaration!, search);
       if (this.#recoveries.length >= MAX_RECOVERIES) {

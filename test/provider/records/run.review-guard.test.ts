@@ -107,3 +107,64 @@ describe("the plan comment's DOMAINAPI_EXPECT_PLAN line, pasted as a shell prefi
     }
   });
 });
+
+describe("a reviewed plan that meets records removed outside Pulumi", () => {
+  /** The DOMAINAPI_EXPECT_PLAN value a plan comment gives for one update of `templateId`. */
+  function reviewedValue(templateId: string, olds: Props, news: Props): string {
+    const step = {
+      op: "update",
+      urn: `urn:pulumi:dev::dns::${TYPE}::${templateId}`,
+      oldState: { type: TYPE, inputs: {}, outputs: olds },
+      newState: { type: TYPE, inputs: news, outputs: {} },
+    };
+    const comment = planComment({ steps: [step] });
+    const line = comment.split("\n").find((l) => l.startsWith("DOMAINAPI_EXPECT_PLAN=")) ?? "";
+    return line.replace(/^DOMAINAPI_EXPECT_PLAN='|'$/g, "");
+  }
+
+  for (const purge of [true, false]) {
+    it(`purge ${purge}: the unreviewed recovery is refused, the state learns what vanished, and the next reviewed plan restores it`, async () => {
+      const created = await records.create(await checked({ templateId: "web", records: base, purge }));
+      const olds = { ...(created.outs as Props), __provider: PROVIDER };
+      const api = sandbox.templateRecords("web")?.find((r) => r.name === "api");
+      sandbox.deleteRecord("web", api?.record_id as string);
+      const moved = base.map((r) => (r.type === "MX" ? { ...r, content: "mx2.example.net" } : r));
+      const news = await checked({ templateId: "web", records: moved, purge }, olds);
+      process.env.DOMAINAPI_EXPECT_PLAN = reviewedValue("web", olds, news);
+      sandbox.clearRequests();
+
+      const refused = await records.update("web", olds, news).then(
+        () => undefined,
+        (err: unknown) => err as Error & { properties?: Props },
+      );
+      expect(refused?.message).toMatch(
+        /not the reviewed one.*the recovery, a plan nobody reviewed, was not sent/,
+      );
+      // Nothing unreviewed was written: no rewrite and no add (without purge, the probes that find
+      // the vanished record may apply the reviewed change itself).
+      expect(
+        sent().filter((r) => r.method === "PUT" || (r.body as { add?: unknown[] } | undefined)?.add),
+      ).toEqual([]);
+      expect(
+        sandbox
+          .templateRecords("web")
+          ?.map((r) => r.name)
+          .sort(),
+      ).toEqual(["@", "@"]);
+      // The state written with the refusal no longer holds the vanished record...
+      const learnt: Props = { ...(refused?.properties as Props), __provider: PROVIDER };
+      expect(Object.keys(learnt.ids as object).sort()).toEqual(["@/A", "@/MX"]);
+
+      // ...so the next preview plans its return, which a reviewer sees, and up applies it.
+      const again = await checked({ templateId: "web", records: moved, purge }, learnt);
+      process.env.DOMAINAPI_EXPECT_PLAN = reviewedValue("web", learnt, again);
+      await records.update("web", learnt, again);
+      expect(
+        sandbox
+          .templateRecords("web")
+          ?.map((r) => `${r.name} ${r.content}`)
+          .sort(),
+      ).toEqual(["@ 192.0.2.10", "@ mx2.example.net", "api 192.0.2.20"]);
+    });
+  }
+});
