@@ -47,13 +47,53 @@ export function plain(props: Props): { value: Props; secretTexts: string[] } {
  */
 export function markSecrets(props: Props, secretTexts: readonly string[]): Props {
   if (secretTexts.length === 0) return props;
+  const shows = (value: unknown): boolean => {
+    const text = JSON.stringify(value) ?? "";
+    return secretTexts.some((s) => text.includes(s) || text.includes(JSON.stringify(s).slice(1, -1)));
+  };
+  const mark = (value: unknown): unknown => (shows(value) && !isSecret(value) ? secret(value) : value);
   const out: Props = {};
   for (const [key, value] of Object.entries(props)) {
-    const text = JSON.stringify(value) ?? "";
-    const shows = secretTexts.some((s) => text.includes(s) || text.includes(JSON.stringify(s).slice(1, -1)));
-    out[key] = shows && !isSecret(value) ? secret(value) : value;
+    // Records are marked one by one, so that the next call still knows which record was secret
+    // (and the plan's announcements mask that one only, not the whole template).
+    if (key === "records" && Array.isArray(value)) out[key] = value.map(mark);
+    else if (key === "records" && typeof value === "object" && value !== null && !isSecret(value))
+      out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mark(v)]));
+    else out[key] = mark(value);
   }
   return out;
+}
+
+/** Whether `value` holds a secret wrapper anywhere inside. */
+function holdsSecret(value: unknown): boolean {
+  if (isSecret(value)) return true;
+  if (typeof value !== "object" || value === null) return false;
+  return Object.values(value).some(holdsSecret);
+}
+
+/**
+ * The records of a resource's properties that arrived secret (the record or any of its fields):
+ * indexes into a list, keys of keyed records; all of them when the whole list is secret. Merged
+ * with the `secretRecords` the properties already name, so that the core reads one input,
+ * whichever host gave it.
+ *
+ * @example
+ * secretRecordMarks({ records: [{ content: "a" }, { content: secret("k") }] }); // [1]
+ */
+export function secretRecordMarks(props: Props): (number | string)[] {
+  const whole = isSecret(props.records);
+  const records = whole ? (props.records as { value: unknown }).value : props.records;
+  const stored = plain({ marks: props.secretRecords }).value.marks;
+  const marks: (number | string)[] = Array.isArray(stored)
+    ? stored.filter((m): m is number | string => typeof m === "number" || typeof m === "string")
+    : [];
+  const add = (mark: number | string, value: unknown) => {
+    if ((whole || holdsSecret(value)) && !marks.includes(mark)) marks.push(mark);
+  };
+  if (Array.isArray(records)) records.forEach((r, i) => add(i, r));
+  else if (typeof records === "object" && records !== null)
+    for (const [key, r] of Object.entries(records)) add(key, r);
+  return marks;
 }
 
 /** A provider's inputs with every secret setting (the key) marked secret, given as plain text or not. */

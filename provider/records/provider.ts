@@ -16,6 +16,16 @@ import { checkSettings, client, configure as configureSession, verifyOnRefreshSe
 import { ownerFailure } from "./checkClaims";
 import { EXPECT_PLAN_ENV, type Expectation, parseExpectation } from "./digest";
 import type { InputIssue } from "./issues";
+import {
+  maskText,
+  NO_SECRETS,
+  planAnnouncement,
+  SECRET_RECORDS_INPUT,
+  type Secrets,
+  secretRecordsProperty,
+  secretsOf,
+  unionOf,
+} from "./masking";
 import { type Declaration, type Holding, type Plan, planCheck, planRefresh, planResource } from "./plan";
 import { type Converged, converge } from "./run";
 import { checkSafety, DEFAULT_SAFETY_THRESHOLD } from "./safety";
@@ -33,7 +43,7 @@ import { validateTemplateRecordsInputs } from "./validate";
 /** The engine's property bag, as it hands it to a method (values are checked where they are read). */
 type Props = Record<string, unknown>;
 
-const INPUTS = ["templateId", "records", "purge", "safetyThreshold", "liftedChecks"];
+const INPUTS = ["templateId", "records", "purge", "safetyThreshold", "liftedChecks", SECRET_RECORDS_INPUT];
 
 /**
  * The environment variable that makes one `pulumi refresh` verify the held records. It is read from
@@ -73,15 +83,15 @@ function verifyOnRefresh(): boolean {
  * print as `{<nil>}`, and `records` itself as the whole record list: both go in the reason, with
  * an empty property, so the message starts with what is wrong.
  */
-function checkFailure(issue: InputIssue): pulumi.dynamic.CheckFailure {
+function checkFailure(issue: InputIssue, secrets: Secrets): pulumi.dynamic.CheckFailure {
   if (
     issue.property === "records" ||
     issue.property.startsWith("records[") ||
     issue.property.startsWith("records.")
   ) {
-    return { property: "", reason: `${issue.property}: ${issue.reason}` };
+    return { property: "", reason: maskText(`${issue.property}: ${issue.reason}`, secrets) };
   }
-  return issue;
+  return { property: issue.property, reason: maskText(issue.reason, secrets) };
 }
 
 /**
@@ -115,25 +125,28 @@ async function checkInputs(olds: Props, news: Props): Promise<pulumi.dynamic.Che
   const restated = previous !== undefined && isDeepStrictEqual(news.records, olds.records);
   const records = restated ? previous.declared.map(({ key: _key, ...r }) => r) : news.records;
   const { inputs: valid, issues, warnings } = validateTemplateRecordsInputs({ ...news, records });
-  for (const warning of warnings) log.warn(warning);
-  const failures = [...misnamed, ...issues.map(checkFailure)];
+  const secrets = secretsOf(news);
+  for (const warning of warnings) log.warn(maskText(warning, secrets));
+  const failures = [...misnamed, ...issues.map((issue) => checkFailure(issue, secrets))];
   if (!valid || failures.length > 0) return { inputs: news, failures };
 
   const { records: _records, liftedChecks, ...settings } = valid;
   const { declared, plan } = planCheck(previous, valid.records, settings);
   const refusal = plan && checkSafety(plan, settings.safetyThreshold);
   if (refusal) return { inputs: news, failures: [{ property: "", reason: refusal }] };
-  return { inputs: { ...encodeInputs(settings, declared), ...(liftedChecks ? { liftedChecks } : {}) } };
+  const secret = secretRecordsProperty(declared, secrets);
+  return {
+    inputs: { ...encodeInputs(settings, declared), ...(liftedChecks ? { liftedChecks } : {}), ...secret },
+  };
 }
 
 /**
  * The plan of an update, said once per command: diff is the one method a preview calls, and in an
  * `up` it runs just before the update, which then says only each correction as it is carried out.
+ * What the program marked secret (in the state or now) is shown as `[secret]`.
  */
-function announce(plan: Plan): void {
-  const lines = plan.corrections.map((c) => `  ${c.message}`);
-  const aside = plan.setAside.map((r) => `  (set aside: ${r}: its earlier add is of unknown outcome)`);
-  log.info([`template ${plan.templateId}: ${plan.text}`, ...lines, ...aside].join("\n"));
+function announce(plan: Plan, secrets: Secrets): void {
+  log.info(planAnnouncement(plan, secrets));
 }
 
 /** A new template is a new resource; anything else about the records is an update. */
@@ -148,7 +161,7 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<pulum
   if (wanted === undefined) return { changes: true };
   const holding = decodeOutputs(olds);
   const plan = planResource(holding, wanted);
-  if (plan.requests.length > 0) announce(plan);
+  if (plan.requests.length > 0) announce(plan, unionOf(secretsOf(olds), secretsOf(news)));
   const settingsChanged =
     holding.settings.purge !== wanted.settings.purge ||
     !isDeepStrictEqual(holding.settings.safetyThreshold, wanted.settings.safetyThreshold);
@@ -197,12 +210,19 @@ function whatWasDone(plan: Plan, run: Converged): string {
 async function carryOut(
   id: string,
   plan: Plan,
-  holding: Holding,
+  holding: Holding & { secrets: Secrets },
   wanted: Declaration,
   inputs: Props,
   isCreate: boolean,
 ): Promise<RecordsOutputs> {
-  const run = await converge(client(), holding, plan, { declaration: wanted, reviewed: reviewedPlans() });
+  const secrets = unionOf(holding.secrets, secretsOf(inputs));
+  const run = await converge(client(), holding, plan, {
+    declaration: wanted,
+    reviewed: reviewedPlans(),
+    secrets,
+  });
+  // The keys of the secret records go with the outputs, so that a later preview or destroy masks them.
+  const secret = secretRecordsProperty(run.held, secrets);
   if (run.failure !== undefined) {
     const err = run.failure;
     if (isCreate && run.held.length === 0 && run.untracked.length === 0) throw err;
@@ -212,22 +232,23 @@ async function carryOut(
       `failed: ${whatWasDone(plan, run)}`,
       run.untracked,
     );
-    throw new PartialFailure(describeFailure(err, wanted.settings), id, { ...outputs }, inputs, err);
+    const message = maskText(describeFailure(err, wanted.settings), secrets);
+    throw new PartialFailure(message, id, { ...outputs, ...secret }, inputs, err);
   }
   if (run.untracked.length > 0) {
     log.warn(
       `template ${plan.templateId}: ${run.untracked.length} add(s) of unknown outcome may have created records this resource does not track: ` +
-        `${run.untracked.join("; ")}. With purge: false they are never added again automatically; check the template for duplicates.`,
+        `${maskText(run.untracked.join("; "), secrets)}. With purge: false they are never added again automatically; check the template for duplicates.`,
     );
   }
-  return encodeOutputs(wanted.settings, run.held, whatWasDone(plan, run), run.untracked);
+  return { ...encodeOutputs(wanted.settings, run.held, whatWasDone(plan, run), run.untracked), ...secret };
 }
 
 /** Create: the planner's plan from nothing (one PUT with purge, PATCHes without). */
 export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult<RecordsOutputs>> {
   const wanted = decodeInputs(inputs);
   const id = resourceId(wanted.settings);
-  const holding = { settings: wanted.settings, held: [], untracked: [] };
+  const holding = { settings: wanted.settings, held: [], untracked: [], secrets: NO_SECRETS };
   const plan = planResource(undefined, wanted);
   return { id, outs: { ...(await carryOut(id, plan, holding, wanted, inputs, true)), ...madeOn() } };
 }
@@ -247,7 +268,9 @@ export async function update(
   const wanted = decodeInputs(news);
   // Moved to another API: written there as a create would; what the old one holds stays there.
   const moved = movedAccount(olds) !== undefined;
-  const holding = moved ? { settings: wanted.settings, held: [], untracked: [] } : decodeOutputs(olds);
+  const holding = moved
+    ? { settings: wanted.settings, held: [], untracked: [], secrets: NO_SECRETS }
+    : { ...decodeOutputs(olds), secrets: secretsOf(olds) };
   const plan = planResource(moved ? undefined : holding, wanted);
   return { outs: { ...(await carryOut(id, plan, holding, wanted, news, false)), ...madeOn() } };
 }
@@ -258,6 +281,7 @@ export async function delete_(_id: string, props: Props): Promise<void> {
   const holding = decodeOutputs(props);
   const run = await converge(client(), holding, planResource(holding, undefined), {
     reviewed: reviewedPlans(),
+    secrets: secretsOf(props),
   });
   if (run.failure !== undefined) throw run.failure;
 }
@@ -273,14 +297,16 @@ export async function read(id: string, props: Props): Promise<pulumi.dynamic.Rea
   const holding = decodeOutputs(props);
   const plan = planRefresh(holding, verifyOnRefresh());
   if (plan.requests.length === 0) return { id, props };
-  const run = await converge(client(), holding, plan);
+  const secrets = secretsOf(props);
+  const run = await converge(client(), holding, plan, { secrets });
   if (run.failure !== undefined) throw run.failure;
   if (run.vanished.length === 0) return { id, props };
   const outputs = encodeOutputs(holding.settings, run.held, String(props.lastPlan ?? ""), run.untracked);
   // The inputs follow, so that the next preview diffs against what exists and shows the vanished
   // records as to be created.
   const inputs: CheckedInputs = encodeInputs(holding.settings, run.held);
-  return { id, props: { ...props, ...outputs }, inputs: { ...inputs } };
+  const secret = secretRecordsProperty(run.held, secrets);
+  return { id, props: { ...props, ...outputs }, inputs: { ...inputs, ...secret } };
 }
 
 /**

@@ -8,6 +8,7 @@ import type { RuleName } from "../checks/rules";
 import type { RecordType } from "../client/wire";
 import { dnsTemplateRecordsProvider } from "../dynamic";
 import { warnIfApiKeyInPlainText } from "../keyInState";
+import { SECRET_RECORDS_INPUT } from "./masking";
 import type { RecordSpec } from "./model";
 import { ownershipGuard, withGuard } from "./owners";
 import { recordsOfOutputs } from "./state";
@@ -83,6 +84,26 @@ export interface DnsRecord extends RecordSpec {
 }
 
 /**
+ * The indexes of the records the program marked secret (`pulumi.secret` on a record or any field
+ * of it; every index when the whole list is secret or comes from a secret Output). The dynamic
+ * provider receives secrets as plain values and cannot tell; this input tells it, so that its
+ * announcements show those records' values as `[secret]` (records/masking.ts). Numbers only, and
+ * not secret themselves: nothing of a secret reaches the state through them.
+ */
+function secretRecordIndexes(records: DnsTemplateRecordsArgs["records"]): pulumi.Output<number[]> {
+  if (Array.isArray(records)) {
+    const flags = Promise.all(records.map((r) => pulumi.isSecret(pulumi.output(r))));
+    return pulumi.output(flags.then((secret) => secret.flatMap((s, i) => (s ? [i] : []))));
+  }
+  const list = pulumi.output(records);
+  return pulumi
+    .output(pulumi.isSecret(list))
+    .apply((secret) =>
+      secret ? pulumi.unsecret(list.apply((rs) => rs.map((_, i) => i))) : pulumi.output<number[]>([]),
+    );
+}
+
+/**
  * The records of one DNS template, managed as a set: `pulumi up` makes the template match with the
  * fewest requests (one PUT on create, a minimal PATCH plan on update), and the ids the API returns
  * become outputs.
@@ -123,6 +144,7 @@ export class DnsTemplateRecords extends pulumi.dynamic.Resource {
         purge: args.purge,
         safetyThreshold: args.safetyThreshold,
         liftedChecks: args.liftedChecks,
+        [SECRET_RECORDS_INPUT]: secretRecordIndexes(args.records),
         ids: undefined,
         lastPlan: undefined,
       },
