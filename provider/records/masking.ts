@@ -61,7 +61,6 @@ export function secretsOfRecords(records: readonly unknown[]): Secrets {
   const addText = (value: string): void => {
     if (value.trim() === "") return;
     texts.add(value);
-    texts.add(value.toLowerCase());
   };
   for (const raw of records) {
     if (!isPlainObject(raw)) {
@@ -90,11 +89,12 @@ export function secretsOfRecords(records: readonly unknown[]): Secrets {
 
 function withPattern(texts: Set<string>, numbers: Set<number>): Secrets {
   const alternatives = [...texts].sort((a, b) => b.length - a.length).map(literal);
-  // A number is masked as a whole token only: `10` in `(10 requests)` is not the priority 10 of
-  // a secret record, and masking it there would only hide the count.
+  // A number is masked as a whole number only: the 10 of `192.0.2.10` or of an id `r10` is not
+  // a secret priority 10, and masking it there would only garble the line.
   if (numbers.size > 0) alternatives.push(`(?<![\\w.])(?:${[...numbers].join("|")})(?![\\w.])`);
   if (alternatives.length === 0) return { texts, numbers };
-  return { texts, numbers, pattern: new RegExp(alternatives.join("|"), "g") };
+  // Case-insensitive: a host name or a record name is shown lower-cased, whatever the program wrote.
+  return { texts, numbers, pattern: new RegExp(alternatives.join("|"), "gi") };
 }
 
 /** Both sets of secrets at once (what the state held and what the program declares now). */
