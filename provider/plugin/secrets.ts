@@ -72,13 +72,13 @@ function holdsSecret(value: unknown): boolean {
 }
 
 /**
- * The records of a resource's properties that arrived secret (the record or any of its fields):
- * indexes into a list, keys of keyed records; all of them when the whole list is secret. Merged
- * with the `secretRecords` the properties already name, so that the core reads one input,
- * whichever host gave it.
+ * The records of a resource's properties that arrived secret, as the `secretRecords` input reads
+ * them: `i:field` or `key:field` for a secret field, the index or key for a record secret as a
+ * whole, every record when the whole list is. Merged with the `secretRecords` the properties
+ * already name, so that the core reads one input, whichever host gave it.
  *
  * @example
- * secretRecordMarks({ records: [{ content: "a" }, { content: secret("k") }] }); // [1]
+ * secretRecordMarks({ records: [{ content: "a" }, { content: secret("k") }] }); // ["1:content"]
  */
 export function secretRecordMarks(props: Props): (number | string)[] {
   const whole = isSecret(props.records);
@@ -87,12 +87,17 @@ export function secretRecordMarks(props: Props): (number | string)[] {
   const marks: (number | string)[] = Array.isArray(stored)
     ? stored.filter((m): m is number | string => typeof m === "number" || typeof m === "string")
     : [];
-  const add = (mark: number | string, value: unknown) => {
-    if ((whole || holdsSecret(value)) && !marks.includes(mark)) marks.push(mark);
+  const add = (mark: number | string) => {
+    if (!marks.includes(mark)) marks.push(mark);
   };
-  if (Array.isArray(records)) records.forEach((r, i) => add(i, r));
+  const visit = (ref: number | string, record: unknown): void => {
+    if (whole || isSecret(record)) add(ref);
+    else if (typeof record === "object" && record !== null)
+      for (const [field, value] of Object.entries(record)) if (holdsSecret(value)) add(`${ref}:${field}`);
+  };
+  if (Array.isArray(records)) for (const [i, r] of records.entries()) visit(i, r);
   else if (typeof records === "object" && records !== null)
-    for (const [key, r] of Object.entries(records)) add(key, r);
+    for (const [key, r] of Object.entries(records)) visit(key, r);
   return marks;
 }
 

@@ -1,8 +1,9 @@
 /**
  * What the provider says never shows what the program marked secret. A program (or the plugin,
- * from the engine's secret values) names the secret records in the `secretRecords` input: indexes
- * into the list it gives, or, once `check()` has keyed the records, their keys. From those records
- * come the secret values; every announcement line (the plan, each correction, recoveries, template
+ * from the engine's secret values) names the secret records in the `secretRecords` input: an index
+ * into the list it gives (the whole record is secret) or `index:field` (`1:content`), or, once
+ * `check()` has keyed the records, `key` or `key:field` (`_verify/TXT:content`). From those come
+ * the secret values; every announcement line (the plan, each correction, recoveries, template
  * checks) writes a record's value that is one of them, or holds one, as `[secret]`. The plan itself
  * is untouched: only the text for people is masked.
  *
@@ -104,10 +105,23 @@ export function unionOf(a: Secrets, b: Secrets): Secrets {
   return withPattern(new Set([...a.texts, ...b.texts]), new Set([...a.numbers, ...b.numbers]));
 }
 
+/** The fields of a record that can be secret (the type is always shown). */
+const SECRET_FIELDS = ["name", "content", "priority", "weight", "port"] as const;
+
 /** The marks of the `secretRecords` input: indexes and keys, whatever else it holds dropped. */
 function marksOf(raw: unknown): (number | string)[] {
   if (!Array.isArray(raw)) return [];
   return raw.filter((m): m is number | string => typeof m === "string" || Number.isInteger(m));
+}
+
+/** A mark read: the record it names (index or key) and the one field, or every field. */
+function readMark(mark: number | string): { record: number | string; field?: string } {
+  if (typeof mark === "number") return { record: mark };
+  const colon = mark.lastIndexOf(":");
+  const field = colon < 0 ? undefined : mark.slice(colon + 1);
+  const ref = field === undefined ? mark : mark.slice(0, colon);
+  const record = /^\d+$/.test(ref) ? Number(ref) : ref;
+  return field === undefined ? { record } : { record, field };
 }
 
 /**
@@ -123,11 +137,17 @@ export function secretsOf(props: Readonly<Record<string, unknown>>): Secrets {
   const records = props.records;
   const named: unknown[] = [];
   for (const mark of marks) {
-    if (Array.isArray(records) && typeof mark === "number") named.push(records[mark]);
-    else if (isPlainObject(records) && typeof mark === "string" && Object.hasOwn(records, mark))
-      named.push(records[mark]);
+    const { record, field } = readMark(mark);
+    let found: unknown;
+    if (Array.isArray(records) && typeof record === "number") found = records[record];
+    else if (isPlainObject(records) && typeof record === "string" && Object.hasOwn(records, record))
+      found = records[record];
+    if (!isPlainObject(found)) continue;
+    if (field === undefined) named.push(found);
+    else if ((SECRET_FIELDS as readonly string[]).includes(field))
+      named.push({ type: found.type, [field]: found[field] });
   }
-  return secretsOfRecords(named);
+  return named.length === 0 ? NO_SECRETS : secretsOfRecords(named);
 }
 
 /**
@@ -178,19 +198,24 @@ export function planAnnouncement(plan: Plan, secrets: Secrets): string {
 }
 
 /**
- * The keys of the keyed records that show a secret value: what the checked inputs and the outputs
- * keep in `secretRecords`, so that a later command (a preview, a destroy) masks them too. Keys
- * only: no secret value goes into the state.
+ * The fields of keyed records that show a secret value, as `key:field`: what the checked inputs
+ * and the outputs keep in `secretRecords`, so that a later command (a preview, a destroy) masks
+ * them too. Keys and field names only: no secret value goes into the state.
  *
  * @example
- * secretRecordKeys(declared, secretsOf(news)); // ["_k/TXT"]
+ * secretRecordKeys(declared, secretsOf(news)); // ["_k/TXT:content"]
  */
 export function secretRecordKeys(records: readonly KeyedRecord[], secrets: Secrets): string[] {
   if (secrets.pattern === undefined) return [];
   const show = showValue(secrets);
-  return records
-    .filter((r) => describeRecordWith(r, show) !== describeRecordWith(r, String))
-    .map((r) => r.key);
+  const marks: string[] = [];
+  for (const r of records) {
+    for (const field of SECRET_FIELDS) {
+      const value = r[field];
+      if (value !== undefined && show(value) !== String(value)) marks.push(`${r.key}:${field}`);
+    }
+  }
+  return marks;
 }
 
 /**

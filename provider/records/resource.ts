@@ -84,22 +84,35 @@ export interface DnsRecord extends RecordSpec {
 }
 
 /**
- * The indexes of the records the program marked secret (`pulumi.secret` on a record or any field
- * of it; every index when the whole list is secret or comes from a secret Output). The dynamic
- * provider receives secrets as plain values and cannot tell; this input tells it, so that its
- * announcements show those records' values as `[secret]` (records/masking.ts). Numbers only, and
- * not secret themselves: nothing of a secret reaches the state through them.
+ * Which records the program marked secret, as the `secretRecords` input reads it: `"i:field"` for
+ * a field made with `pulumi.secret` (`"1:content"`), `i` for a record that is a secret Output as a
+ * whole, every index when the whole list is. The dynamic provider receives secrets as plain values
+ * and cannot tell; this input tells it, so that its announcements show those values as `[secret]`
+ * (records/masking.ts). Indexes and field names only, and not secret themselves: nothing of a
+ * secret reaches the state through them.
  */
-function secretRecordIndexes(records: DnsTemplateRecordsArgs["records"]): pulumi.Output<number[]> {
+function secretRecordMarks(records: DnsTemplateRecordsArgs["records"]): pulumi.Output<(number | string)[]> {
+  const secret = (value: unknown): Promise<boolean> => pulumi.isSecret(pulumi.output(value));
   if (Array.isArray(records)) {
-    const flags = Promise.all(records.map((r) => pulumi.isSecret(pulumi.output(r))));
-    return pulumi.output(flags.then((secret) => secret.flatMap((s, i) => (s ? [i] : []))));
+    const marks = records.map(async (r, i): Promise<(number | string)[]> => {
+      if (!(await secret(r))) return [];
+      // A record given as an object: name the secret fields; a record that is an Output: all of it.
+      if (pulumi.Output.isInstance(r) || typeof r !== "object" || r === null || r instanceof Promise)
+        return [i];
+      const fields = await Promise.all(
+        Object.entries(r).map(async ([field, value]) => ((await secret(value)) ? [`${i}:${field}`] : [])),
+      );
+      return fields.flat();
+    });
+    return pulumi.output(Promise.all(marks).then((m) => m.flat()));
   }
   const list = pulumi.output(records);
   return pulumi
     .output(pulumi.isSecret(list))
-    .apply((secret) =>
-      secret ? pulumi.unsecret(list.apply((rs) => rs.map((_, i) => i))) : pulumi.output<number[]>([]),
+    .apply((isSecret) =>
+      isSecret
+        ? pulumi.unsecret(list.apply((rs) => rs.map((_, i): number | string => i)))
+        : pulumi.output<(number | string)[]>([]),
     );
 }
 
@@ -144,7 +157,7 @@ export class DnsTemplateRecords extends pulumi.dynamic.Resource {
         purge: args.purge,
         safetyThreshold: args.safetyThreshold,
         liftedChecks: args.liftedChecks,
-        [SECRET_RECORDS_INPUT]: secretRecordIndexes(args.records),
+        [SECRET_RECORDS_INPUT]: secretRecordMarks(args.records),
         ids: undefined,
         lastPlan: undefined,
       },

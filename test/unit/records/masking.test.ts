@@ -198,6 +198,15 @@ describe("which records are secret", () => {
   const txt = { name: "_k", type: "TXT", content: "tok-a1b2c3d4e5" };
   const www = { name: "www", type: "A", content: "192.0.2.1" };
 
+  it("masks only the field marked secret (`index:field`, `key:field`)", () => {
+    const secrets = secretsOf({ records: [www, txt], secretRecords: ["1:content"] });
+    expect(describeMasked(txt as RecordSpec, secrets)).toBe(`_k TXT ${MASK}`);
+    const keyedSecrets = secretsOf({ records: { "_k/TXT": txt }, secretRecords: ["_k/TXT:name"] });
+    expect(describeMasked(txt as RecordSpec, keyedSecrets)).toBe(`${MASK} TXT tok-a1b2c3d4e5`);
+    // The type is never secret: a mark of it names nothing.
+    expect(secretsOf({ records: [txt], secretRecords: ["0:type"] })).toBe(NO_SECRETS);
+  });
+
   it("reads indexes into the program's list and keys of keyed records; other marks name nothing", () => {
     expect(secretsOf({ records: [www, txt], secretRecords: [1] }).texts).toContain("tok-a1b2c3d4e5");
     expect(secretsOf({ records: [www, txt], secretRecords: [1] }).texts).not.toContain("192.0.2.1");
@@ -239,8 +248,10 @@ describe("which records are secret", () => {
     const records = keyed([www, txt] as RecordSpec[]);
     const secrets = secretsOf({ records: [www, txt], secretRecords: [1] });
     const key = records.find((r) => r.type === "TXT")!.key;
-    expect(secretRecordKeys(records, secrets)).toEqual([key]);
-    expect(secretRecordsProperty(records, secrets)).toEqual({ secretRecords: [key] });
+    // A whole record marked secret: each of its fields that holds a value.
+    expect(secretRecordKeys(records, secrets)).toEqual([`${key}:name`, `${key}:content`]);
+    const content = secretsOf({ records: [www, txt], secretRecords: ["1:content"] });
+    expect(secretRecordsProperty(records, content)).toEqual({ secretRecords: [`${key}:content`] });
     expect(secretRecordsProperty(records, NO_SECRETS)).toEqual({});
     const stored = Object.fromEntries(Object.entries(keyRecords([www, txt] as RecordSpec[])));
     expect(secretsOf({ records: stored, ...secretRecordsProperty(records, secrets) }).texts).toContain(
