@@ -114,7 +114,7 @@ describe("a record the program made secret (dynamic resource)", () => {
     const result = await s.destroy({ onEvent: (e) => events.push(e) });
     expect(shown(result, events)).not.toContain(SECOND);
     // The removal's line is the provider's last message before the engine stops it, and is not
-    // always delivered in time (seen once in three runs); when it is, it is masked.
+    // always delivered in time (seen once in two runs); when it is, it is masked.
     const removal = diagnostics(events).filter((m) => m.includes("- DELETE _verify"));
     for (const m of removal) expect(m).toContain("- DELETE _verify TXT [secret]");
     expect(sandbox.templateRecords("web")).toEqual([]);
