@@ -39,26 +39,40 @@ export function plain(props: Props): { value: Props; secretTexts: string[] } {
 }
 
 /**
- * Marks as secret every top-level property whose value shows any of `secretTexts` (a record's
- * content, or a summary quoting it). Coarse on purpose: a property is secret or not as a whole.
+ * Marks as secret every top-level property whose value shows any of `secretTexts` (a summary
+ * quoting a record's content), in any letter case. Records are marked field by field, so that the
+ * next call still knows which field was secret (and the announcements mask that one only): a field
+ * that shows a secret text, and every field the properties' `secretRecords` names (the core's
+ * account of which fields are secret, which holds also where the stored value is written
+ * otherwise than the secret arrived, such as a lower-cased host name).
  *
  * @example
- * markSecrets({ records: { a: { content: "k" } }, ids: {} }, ["k"]); // { records: secret({...}), ids: {} }
+ * markSecrets({ records: { a: { name: "a", content: "k" } }, ids: {} }, ["k"]); // { records: { a: { name: "a", content: secret("k") } }, ids: {} }
  */
 export function markSecrets(props: Props, secretTexts: readonly string[]): Props {
-  if (secretTexts.length === 0) return props;
+  const named = new Set(
+    (Array.isArray(props.secretRecords) ? props.secretRecords : []).map((m: unknown) => String(m)),
+  );
+  if (secretTexts.length === 0 && named.size === 0) return props;
+  const lowered = secretTexts.map((s) => s.toLowerCase());
   const shows = (value: unknown): boolean => {
-    const text = JSON.stringify(value) ?? "";
-    return secretTexts.some((s) => text.includes(s) || text.includes(JSON.stringify(s).slice(1, -1)));
+    const text = (JSON.stringify(value) ?? "").toLowerCase();
+    return lowered.some((s) => text.includes(s) || text.includes(JSON.stringify(s).slice(1, -1)));
   };
-  const mark = (value: unknown): unknown => (shows(value) && !isSecret(value) ? secret(value) : value);
+  const mark = (value: unknown, named = false): unknown =>
+    (named || shows(value)) && !isSecret(value) ? secret(value) : value;
+  const record = (ref: string, r: unknown): unknown => {
+    if (typeof r !== "object" || r === null || Array.isArray(r) || isSecret(r))
+      return mark(r, named.has(ref));
+    return Object.fromEntries(
+      Object.entries(r).map(([field, v]) => [field, mark(v, named.has(ref) || named.has(`${ref}:${field}`))]),
+    );
+  };
   const out: Props = {};
   for (const [key, value] of Object.entries(props)) {
-    // Records are marked one by one, so that the next call still knows which record was secret
-    // (and the plan's announcements mask that one only, not the whole template).
-    if (key === "records" && Array.isArray(value)) out[key] = value.map(mark);
+    if (key === "records" && Array.isArray(value)) out[key] = value.map((r, i) => record(String(i), r));
     else if (key === "records" && typeof value === "object" && value !== null && !isSecret(value))
-      out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mark(v)]));
+      out[key] = Object.fromEntries(Object.entries(value).map(([k, r]) => [k, record(k, r)]));
     else out[key] = mark(value);
   }
   return out;

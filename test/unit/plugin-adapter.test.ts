@@ -41,14 +41,25 @@ describe("secrets", () => {
       },
       secretTexts,
     );
-    // Record by record: the next call still knows which record was secret.
-    const records = outs.records as Record<string, unknown>;
+    // Field by field: the next call still knows which field of which record was secret.
+    const records = outs.records as Record<string, Record<string, unknown>>;
     expect(isSecret(records)).toBe(false);
-    expect(isSecret(records["@/TXT"])).toBe(true);
+    expect(records["@/TXT"]).toEqual({ content: secret("dkim=abc") });
     expect(records["www/A"]).toEqual(www);
     expect(isSecret(outs.untrackedRecords)).toBe(true);
     expect(outs.lastPlan).toBe("1 to create");
     expect(outs.templateId).toBe("t");
+  });
+
+  it("marks the fields the core names secret, also where the stored value differs from the secret's text", () => {
+    const mx = { name: "@", type: "MX", content: "mx1.hidden.example", priority: 10 };
+    const outs = markSecrets({ records: { "@/MX": mx }, secretRecords: ["@/MX:content"] }, [
+      "MX1.Hidden.Example",
+    ]);
+    expect(outs.records).toEqual({ "@/MX": { ...mx, content: secret("mx1.hidden.example") } });
+    // Without a secret text of this call (a later one), the named fields are still marked.
+    const later = markSecrets({ records: { "@/MX": mx }, secretRecords: ["@/MX"] }, []);
+    expect(isSecret((later.records as Record<string, Record<string, unknown>>)["@/MX"]?.name)).toBe(true);
   });
 
   it("names the records that arrived secret, field by field, for the core's secretRecords", () => {
