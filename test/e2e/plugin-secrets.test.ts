@@ -88,7 +88,7 @@ describe("through the plugin, record values given as secrets", () => {
     expect(created).toContain("+ CREATE @ MX 10 [secret]");
     expect(created).toContain("+ CREATE www A 192.0.2.1");
     const contents = () => (sandbox.templateRecords("web") ?? []).map((r) => r.content).sort();
-    expect(contents()).toEqual(["192.0.2.1", FIRST, "mx1.hidden-relay.example"]);
+    expect(contents()).toEqual(["192.0.2.1", FIRST, "mx1.hidden-relay.example"].sort());
 
     // The state: each secret record secret on its own, the fields named by key, nothing plain.
     const state = await run(["stack", "export"]);
@@ -107,11 +107,12 @@ describe("through the plugin, record values given as secrets", () => {
     await run(["preview", "--expect-no-changes"]);
 
     await run(["config", "set", "--secret", "token", SECOND]);
+    // The detailed diff shows the changed record, its secret content as [secret].
     const preview = await run(["preview", "--diff"]);
-    expect(preview).toContain("~ MODIFY _verify TXT content [secret] -> [secret]");
+    expect(preview).toMatch(/_verify\/TXT: \{\s+[~+-] content: \[secret\]/);
     const updated = await run(["up", "--yes"]);
     expect(updated).toContain("template web: ~ MODIFY _verify TXT content [secret] -> [secret]");
-    expect(contents()).toEqual(["192.0.2.1", SECOND, "mx1.hidden-relay.example"]);
+    expect(contents()).toEqual(["192.0.2.1", SECOND, "mx1.hidden-relay.example"].sort());
 
     await run(["destroy", "--yes"]);
     expect(sandbox.templateRecords("web")).toEqual([]);
