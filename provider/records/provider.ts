@@ -107,7 +107,10 @@ export async function check(
 ): Promise<pulumi.dynamic.CheckResult<Props>> {
   const result = await checkInputs(olds, news);
   const refusal = urn === undefined ? undefined : ownerFailure(urn, result);
-  return refusal ? { inputs: news, failures: [refusal] } : result;
+  if (refusal === undefined) return result;
+  // The refusal quotes a record both resources declare: what is secret in it stays so.
+  const reason = maskText(refusal.reason, secretsOf(result.inputs ?? news));
+  return { inputs: news, failures: [{ ...refusal, reason }] };
 }
 
 async function checkInputs(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult<Props>> {

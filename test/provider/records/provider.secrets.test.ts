@@ -165,6 +165,15 @@ describe("a record the program marked secret", () => {
     for (const f of result.failures ?? []) expect(f.reason).not.toContain(SECRET);
   });
 
+  it("is masked in the refusal of a second resource that declares it in the same template", async () => {
+    const inputs = { templateId: "tpl-claims", records: [token], purge: false, secretRecords: ["0:content"] };
+    const urn = (name: string) => `urn:pulumi:dev::proj::domainapi:index:DnsTemplateRecords::${name}`;
+    expect((await records.check({}, inputs, urn("first"))).failures ?? []).toEqual([]);
+    const second = await records.check({}, inputs, urn("second"));
+    expect(second.failures?.[0]?.reason).toContain("_verify TXT [secret]");
+    expect(second.failures?.[0]?.reason).not.toContain(SECRET);
+  });
+
   it("leaves a program without secrets exactly as before: no secretRecords in inputs or outputs", async () => {
     const inputs = await checked({ templateId: "tpl-1", records: [www], purge: false, secretRecords: [] });
     expect(inputs).not.toHaveProperty("secretRecords");
