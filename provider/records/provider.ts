@@ -43,7 +43,7 @@ import { validateTemplateRecordsInputs } from "./validate";
 /** The engine's property bag, as it hands it to a method (values are checked where they are read). */
 type Props = Record<string, unknown>;
 
-const INPUTS = ["templateId", "records", "purge", "safetyThreshold", "liftedChecks", SECRET_RECORDS_INPUT];
+const INPUTS = ["templateId", "records", "purge", "safetyThreshold", "liftedChecks"];
 
 /**
  * The environment variable that makes one `pulumi refresh` verify the held records. It is read from
@@ -116,7 +116,9 @@ export async function check(
 async function checkInputs(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult<Props>> {
   // Malformed settings fail the preview as they would fail `up`; a missing key only warns here.
   checkSettings();
-  const misnamed = unknownInputs(news, INPUTS, "DnsTemplateRecords");
+  // `secretRecords` is the resource class's and the plugin's (masking.ts), not a program's to name.
+  const { [SECRET_RECORDS_INPUT]: _marks, ...named } = news;
+  const misnamed = unknownInputs(named, INPUTS, "DnsTemplateRecords");
   if (containsUnknown(news)) {
     // Part of the inputs is only known after other resources are created: validate the rest at
     // update time, when the engine calls check again with every value known.
