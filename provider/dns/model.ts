@@ -242,9 +242,17 @@ export function normalizeRecord(r: RecordSpec): RecordSpec {
 
 /** How a record reads in messages: `www A 192.0.2.1`, `@ MX 10 mx1.example.net`. */
 export function describeRecord(r: RecordSpec): string {
-  let text = `${r.name} ${r.type}`;
-  for (const field of numberFieldsOf(r.type)) if (r[field] !== undefined) text += ` ${r[field]}`;
-  return `${text} ${r.content}`;
+  return describeRecordWith(r, String);
+}
+
+/**
+ * {@link describeRecord} with each value but the type written by `show`: records/masking.ts passes
+ * one that writes a secret value as `[secret]`.
+ */
+export function describeRecordWith(r: RecordSpec, show: (value: string | number) => string): string {
+  let text = `${show(r.name)} ${r.type}`;
+  for (const field of numberFieldsOf(r.type)) if (r[field] !== undefined) text += ` ${show(r[field])}`;
+  return `${text} ${show(r.content)}`;
 }
 
 /** A string equal for two records exactly when every field but `recordId` is equal. */

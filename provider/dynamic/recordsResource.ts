@@ -8,6 +8,7 @@ import type { RuleName } from "../checks/rules";
 import type { RecordType } from "../client/wire";
 import type { RecordSpec } from "../dns/model";
 import { warnIfApiKeyInPlainText } from "../host/keyInState";
+import { SECRET_RECORDS_INPUT } from "../records/masking";
 import { recordsOfOutputs } from "../records/state";
 import { dnsTemplateRecordsProvider } from "./index";
 import { ownershipGuard, withGuard } from "./owners";
@@ -83,6 +84,39 @@ export interface DnsRecord extends RecordSpec {
 }
 
 /**
+ * Which records the program marked secret, as the `secretRecords` input reads it: `"i:field"` for
+ * a field made with `pulumi.secret` (`"1:content"`), `i` for a record that is a secret Output as a
+ * whole, every index when the whole list is. The dynamic provider receives secrets as plain values
+ * and cannot tell; this input tells it, so that its announcements show those values as `[secret]`
+ * (records/masking.ts). Indexes and field names only, and not secret themselves: nothing of a
+ * secret reaches the state through them.
+ */
+function secretRecordMarks(records: DnsTemplateRecordsArgs["records"]): pulumi.Output<(number | string)[]> {
+  const secret = (value: unknown): Promise<boolean> => pulumi.isSecret(pulumi.output(value));
+  if (Array.isArray(records)) {
+    const marks = records.map(async (r, i): Promise<(number | string)[]> => {
+      if (!(await secret(r))) return [];
+      // A record given as an object: name the secret fields; a record that is an Output: all of it.
+      if (pulumi.Output.isInstance(r) || typeof r !== "object" || r === null || r instanceof Promise)
+        return [i];
+      const fields = await Promise.all(
+        Object.entries(r).map(async ([field, value]) => ((await secret(value)) ? [`${i}:${field}`] : [])),
+      );
+      return fields.flat();
+    });
+    return pulumi.output(Promise.all(marks).then((m) => m.flat()));
+  }
+  const list = pulumi.output(records);
+  return pulumi
+    .output(pulumi.isSecret(list))
+    .apply((isSecret) =>
+      isSecret
+        ? pulumi.unsecret(list.apply((rs) => rs.map((_, i): number | string => i)))
+        : pulumi.output<(number | string)[]>([]),
+    );
+}
+
+/**
  * The records of one DNS template, managed as a set: `pulumi up` makes the template match with the
  * fewest requests (one PUT on create, a minimal PATCH plan on update), and the ids the API returns
  * become outputs.
@@ -123,6 +157,7 @@ export class DnsTemplateRecords extends pulumi.dynamic.Resource {
         purge: args.purge,
         safetyThreshold: args.safetyThreshold,
         liftedChecks: args.liftedChecks,
+        [SECRET_RECORDS_INPUT]: secretRecordMarks(args.records),
         ids: undefined,
         lastPlan: undefined,
       },

@@ -16,7 +16,8 @@ import { PartialFailure } from "../host/partialFailure";
 import { diffProviderInputs, providerInputFailures, settingsSourceOf } from "../host/session";
 import { configureProvider, functionOperations, resourceOperations as opsOf } from "../operations";
 import { changedProperties, detailedDiff, engineKind } from "../propertyDiff";
-import { markSecretSettings, markSecrets, type Props, plain } from "./secrets";
+import { SECRET_RECORDS_INPUT } from "../records/masking";
+import { markSecretSettings, markSecrets, type Props, plain, secretRecordMarks } from "./secrets";
 
 const { DIFF_SOME, DIFF_NONE, DIFF_UNKNOWN } = pb.DiffResponse.DiffChanges;
 const toJs = (s: Struct | undefined): Props => (s?.toJavaScript() ?? {}) as Props;
@@ -33,6 +34,14 @@ function codec() {
       const { value, secretTexts } = plain(toJs(s));
       texts.push(...secretTexts);
       return value;
+    },
+    /** A resource's properties, plain, naming the records that arrived secret (`secretRecords`). */
+    decodeResource(s: Struct | undefined): Props {
+      const raw = toJs(s);
+      const { value, secretTexts } = plain(raw);
+      texts.push(...secretTexts);
+      const marks = secretRecordMarks(raw);
+      return marks.length > 0 ? { ...value, [SECRET_RECORDS_INPUT]: marks } : value;
     },
     encode: (props: unknown): Struct => struct(markSecrets((props ?? {}) as Props, texts)),
   };
@@ -107,13 +116,13 @@ export function resourceProviderServer(
       configureProvider(decode(req.getArgs()), settingsSourceOf(req.getUrn?.()));
       return new pb.ConfigureResponse().setAcceptsecrets(true).setAcceptresources(true);
     }),
-    check: unary(async (req: pb.CheckRequest, { decode, encode }) => {
+    check: unary(async (req: pb.CheckRequest, { decodeResource: decode, encode }) => {
       const news = decode(req.getNews());
       const result = await opsOf(req.getUrn()).check(decode(req.getOlds()), news, req.getUrn());
       const resp = new pb.CheckResponse().setInputs(encode(result.inputs ?? news));
       return resp.setFailuresList(failureList(result.failures));
     }),
-    diff: unary(async (req: pb.DiffRequest, { decode }) => {
+    diff: unary(async (req: pb.DiffRequest, { decodeResource: decode }) => {
       const news = decode(req.getNews());
       const result = await opsOf(req.getUrn()).diff(req.getId(), decode(req.getOlds()), news);
       const resp = diffResponse(result);
@@ -125,20 +134,20 @@ export function resourceProviderServer(
         resp.getDetaileddiffMap().set(c.path, new pb.PropertyDiff().setKind(kind(c)).setInputdiff(true));
       return resp.setHasdetaileddiff(changes.length > 0).setDiffsList(changedProperties(changes));
     }),
-    create: unary(async (req: pb.CreateRequest, { decode, encode }) => {
+    create: unary(async (req: pb.CreateRequest, { decodeResource: decode, encode }) => {
       const result = await opsOf(req.getUrn()).create(decode(req.getProperties()));
       return new pb.CreateResponse().setId(result.id).setProperties(encode(result.outs));
     }),
-    update: unary(async (req: pb.UpdateRequest, { decode, encode }) => {
+    update: unary(async (req: pb.UpdateRequest, { decodeResource: decode, encode }) => {
       const [olds, news] = [decode(req.getOlds()), decode(req.getNews())];
       const result = await opsOf(req.getUrn()).update(req.getId(), olds, news);
       return new pb.UpdateResponse().setProperties(encode(result.outs));
     }),
-    delete: unary(async (req: pb.DeleteRequest, { decode }) => {
+    delete: unary(async (req: pb.DeleteRequest, { decodeResource: decode }) => {
       await opsOf(req.getUrn()).delete(req.getId(), decode(req.getProperties()));
       return new Empty();
     }),
-    read: unary(async (req: pb.ReadRequest, { decode, encode }) => {
+    read: unary(async (req: pb.ReadRequest, { decodeResource: decode, encode }) => {
       const [ops, props, id] = [opsOf(req.getUrn()), decode(req.getProperties()), req.getId()];
       const result: pulumi.dynamic.ReadResult =
         Object.keys(props).length === 0 // `pulumi import`: no state yet, only the id

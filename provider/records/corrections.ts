@@ -10,6 +10,7 @@ import type { DelItem, PatchRecordsBody, UpdateItem, WireRecord } from "../clien
 import {
   canonicalOrder,
   describeRecord,
+  describeRecordWith,
   NUMBER_FIELDS,
   type RecordSpec,
   type StateRecord,
@@ -67,18 +68,42 @@ export type PlannedRequest =
 /** A PATCH of a plan. */
 export type PlannedPatch = Extract<PlannedRequest, { method: "PATCH" }>;
 
+/** How a correction writes each value of a record (records/secrets.ts: a secret as `[secret]`). */
+export type ShowValue = (value: string | number) => string;
+
 /** `~ MODIFY @ MX mx1.example.net priority 10 -> 20`: what changes, and what identifies the record. */
-function modifyMessage(from: RecordSpec, to: RecordSpec): string {
+function modifyMessage(from: RecordSpec, to: RecordSpec, show: ShowValue): string {
   const changes: string[] = [];
-  if (from.name !== to.name) changes.push(`name ${from.name} -> ${to.name}`);
-  if (from.content !== to.content) changes.push(`content ${from.content} -> ${to.content}`);
+  if (from.name !== to.name) changes.push(`name ${show(from.name)} -> ${show(to.name)}`);
+  if (from.content !== to.content) changes.push(`content ${show(from.content)} -> ${show(to.content)}`);
   for (const field of NUMBER_FIELDS) {
-    if (from[field] !== to[field])
-      changes.push(`${field} ${from[field] ?? "(none)"} -> ${to[field] ?? "(none)"}`);
+    const [was, is] = [from[field], to[field]];
+    if (was !== is)
+      changes.push(
+        `${field} ${was === undefined ? "(none)" : show(was)} -> ${is === undefined ? "(none)" : show(is)}`,
+      );
   }
   const identity =
     from.content === to.content ? [from.name, from.type, from.content] : [from.name, from.type];
-  return `~ MODIFY ${identity.join(" ")} ${changes.join(", ")}`;
+  return `~ MODIFY ${identity.map((v, i) => (i === 1 ? v : show(v))).join(" ")} ${changes.join(", ")}`;
+}
+
+/**
+ * A correction's message for people, each value written by `show`. Its `message` is this with
+ * every value as it is; the provider's own announcements pass a `show` that masks secrets.
+ *
+ * @example
+ * correctionMessage(c, (v) => (v === "s3cret" ? "[secret]" : String(v))); // "+ CREATE _k TXT [secret]"
+ */
+export function correctionMessage(c: ShownCorrection, show: ShowValue = String): string {
+  switch (c.kind) {
+    case "create":
+      return `+ CREATE ${describeRecordWith(c.record, show)}`;
+    case "update":
+      return modifyMessage(c.from, c.to, show);
+    case "delete":
+      return `- DELETE ${describeRecordWith(c.record, show)}`;
+  }
 }
 
 /** A correction that creates `record`: `+ CREATE www CNAME {domainname}.` */
@@ -92,7 +117,7 @@ export function updateCorrection(from: HeldRecord, to: KeyedRecord): ShownCorrec
     kind: "update",
     from,
     to,
-    message: modifyMessage(from, to),
+    message: modifyMessage(from, to, String),
     update: toUpdateItem(from.recordId, to),
   };
 }

@@ -8,6 +8,7 @@ import { DomainApiError } from "../errors";
 import { PartialFailure } from "../host/partialFailure";
 import * as log from "../log";
 import type { Expectation } from "./digest";
+import { maskText, type Secrets, secretRecordsProperty } from "./masking";
 import type { Declaration, Holding, Plan } from "./plan";
 import { type Converged, converge, type RecordsApi } from "./run";
 import { encodeOutputs, type RecordsOutputs, type Settings } from "./state";
@@ -25,6 +26,8 @@ export interface Task {
   isCreate: boolean;
   /** The reviewed plans of `DOMAINAPI_EXPECT_PLAN`, if set. */
   reviewed: Expectation | undefined;
+  /** The record fields the program made secret (held before or declared now): masked in every line. */
+  secrets: Secrets;
 }
 
 function describeFailure(err: unknown, settings: Settings): string {
@@ -52,8 +55,10 @@ function whatWasDone(plan: Plan, run: Converged): string {
  * carrying the state reached (unless nothing at all was done on a create, which then simply fails).
  */
 export async function carryOut(api: RecordsApi, task: Task): Promise<RecordsOutputs> {
-  const { id, plan, holding, wanted, inputs, isCreate, reviewed } = task;
-  const run = await converge(api, holding, plan, { declaration: wanted, reviewed });
+  const { id, plan, holding, wanted, inputs, isCreate, reviewed, secrets } = task;
+  const run = await converge(api, holding, plan, { declaration: wanted, reviewed, secrets });
+  // The keys of the secret records go with the outputs, so that a later preview or destroy masks them.
+  const secret = secretRecordsProperty(run.held, secrets);
   if (run.failure !== undefined) {
     const err = run.failure;
     if (isCreate && run.held.length === 0 && run.untracked.length === 0) throw err;
@@ -63,13 +68,14 @@ export async function carryOut(api: RecordsApi, task: Task): Promise<RecordsOutp
       `failed: ${whatWasDone(plan, run)}`,
       run.untracked,
     );
-    throw new PartialFailure(describeFailure(err, wanted.settings), id, { ...outputs }, inputs, err);
+    const message = maskText(describeFailure(err, wanted.settings), secrets);
+    throw new PartialFailure(message, id, { ...outputs, ...secret }, inputs, err);
   }
   if (run.untracked.length > 0) {
     log.warn(
       `template ${plan.templateId}: ${run.untracked.length} add(s) of unknown outcome may have created records this resource does not track: ` +
-        `${run.untracked.join("; ")}. With purge: false they are never added again automatically; check the template for duplicates.`,
+        `${maskText(run.untracked.join("; "), secrets)}. With purge: false they are never added again automatically; check the template for duplicates.`,
     );
   }
-  return encodeOutputs(wanted.settings, run.held, whatWasDone(plan, run), run.untracked);
+  return { ...encodeOutputs(wanted.settings, run.held, whatWasDone(plan, run), run.untracked), ...secret };
 }

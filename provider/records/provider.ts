@@ -1,7 +1,8 @@
 /**
  * DnsTemplateRecords' provider methods. Each one reads the same way: decode what the engine hands
  * it once (`state.ts`), ask THE planner once (`plan.ts`), hand the plan to THE run loop (`run.ts`;
- * for a create or update through `outcome.ts`, which encodes the result or the partial failure). Nothing here converts records, builds a request or decides what to send:
+ * for a create or update through `outcome.ts`, which encodes the result or the partial failure).
+ * Nothing here converts records, builds a request or decides what to send:
  * whether a refusal is recovered, a missing template is done, or `read` sends anything is the plan's.
  */
 import { randomUUID } from "node:crypto";
@@ -20,8 +21,18 @@ import * as log from "../log";
 import { ownerFailure } from "./checkClaims";
 import { EXPECT_PLAN_ENV, type Expectation, parseExpectation } from "./digest";
 import { validateTemplateRecordsInputs } from "./inputs";
+import {
+  maskText,
+  NO_SECRETS,
+  planAnnouncement,
+  SECRET_RECORDS_INPUT,
+  type Secrets,
+  secretRecordsProperty,
+  secretsOf,
+  unionOf,
+} from "./masking";
 import { carryOut, type Task } from "./outcome";
-import { type Plan, planCheck, planRefresh, planResource } from "./plan";
+import { type Holding, type Plan, planCheck, planRefresh, planResource } from "./plan";
 import { converge } from "./run";
 import { checkSafety, DEFAULT_SAFETY_THRESHOLD } from "./safety";
 import {
@@ -77,15 +88,15 @@ function verifyOnRefresh(): boolean {
  * print as `{<nil>}`, and `records` itself as the whole record list: both go in the reason, with
  * an empty property, so the message starts with what is wrong.
  */
-function checkFailure(issue: InputIssue): pulumi.dynamic.CheckFailure {
+function checkFailure(issue: InputIssue, secrets: Secrets): pulumi.dynamic.CheckFailure {
   if (
     issue.property === "records" ||
     issue.property.startsWith("records[") ||
     issue.property.startsWith("records.")
   ) {
-    return { property: "", reason: `${issue.property}: ${issue.reason}` };
+    return { property: "", reason: maskText(`${issue.property}: ${issue.reason}`, secrets) };
   }
-  return issue;
+  return { property: issue.property, reason: maskText(issue.reason, secrets) };
 }
 
 /**
@@ -101,13 +112,18 @@ export async function check(
 ): Promise<pulumi.dynamic.CheckResult<Props>> {
   const result = await checkInputs(olds, news);
   const refusal = urn === undefined ? undefined : ownerFailure(urn, result);
-  return refusal ? { inputs: news, failures: [refusal] } : result;
+  if (refusal === undefined) return result;
+  // The refusal quotes a record both resources declare: what is secret in it stays so.
+  const reason = maskText(refusal.reason, secretsOf(result.inputs ?? news));
+  return { inputs: news, failures: [{ ...refusal, reason }] };
 }
 
 async function checkInputs(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult<Props>> {
   // Malformed settings fail the preview as they would fail `up`; a missing key only warns here.
   checkSettings();
-  const misnamed = unknownInputs(news, INPUTS, "DnsTemplateRecords");
+  // `secretRecords` is the resource class's and the plugin's (masking.ts), not a program's to name.
+  const { [SECRET_RECORDS_INPUT]: _marks, ...named } = news;
+  const misnamed = unknownInputs(named, INPUTS, "DnsTemplateRecords");
   if (containsUnknown(news)) {
     // Part of the inputs is only known after other resources are created: validate the rest at
     // update time, when the engine calls check again with every value known.
@@ -119,25 +135,28 @@ async function checkInputs(olds: Props, news: Props): Promise<pulumi.dynamic.Che
   const restated = previous !== undefined && isDeepStrictEqual(news.records, olds.records);
   const records = restated ? previous.declared.map(({ key: _key, ...r }) => r) : news.records;
   const { inputs: valid, issues, warnings } = validateTemplateRecordsInputs({ ...news, records });
-  for (const warning of warnings) log.warn(warning);
-  const failures = [...misnamed, ...issues.map(checkFailure)];
+  const secrets = secretsOf(news);
+  for (const warning of warnings) log.warn(maskText(warning, secrets));
+  const failures = [...misnamed, ...issues.map((issue) => checkFailure(issue, secrets))];
   if (!valid || failures.length > 0) return { inputs: news, failures };
 
   const { records: _records, liftedChecks, ...settings } = valid;
   const { declared, plan } = planCheck(previous, valid.records, settings);
   const refusal = plan && checkSafety(plan, settings.safetyThreshold);
   if (refusal) return { inputs: news, failures: [{ property: "", reason: refusal }] };
-  return { inputs: { ...encodeInputs(settings, declared), ...(liftedChecks ? { liftedChecks } : {}) } };
+  const secret = secretRecordsProperty(declared, secrets);
+  return {
+    inputs: { ...encodeInputs(settings, declared), ...(liftedChecks ? { liftedChecks } : {}), ...secret },
+  };
 }
 
 /**
  * The plan of an update, said once per command: diff is the one method a preview calls, and in an
  * `up` it runs just before the update, which then says only each correction as it is carried out.
+ * What the program marked secret (in the state or now) is shown as `[secret]`.
  */
-function announce(plan: Plan): void {
-  const lines = plan.corrections.map((c) => `  ${c.message}`);
-  const aside = plan.setAside.map((r) => `  (set aside: ${r}: its earlier add is of unknown outcome)`);
-  log.info([`template ${plan.templateId}: ${plan.text}`, ...lines, ...aside].join("\n"));
+function announce(plan: Plan, secrets: Secrets): void {
+  log.info(planAnnouncement(plan, secrets));
 }
 
 /** A new template is a new resource; anything else about the records is an update. */
@@ -152,7 +171,7 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<pulum
   if (wanted === undefined) return { changes: true };
   const holding = decodeOutputs(olds);
   const plan = planResource(holding, wanted);
-  if (plan.requests.length > 0) announce(plan);
+  if (plan.requests.length > 0) announce(plan, unionOf(secretsOf(olds), secretsOf(news)));
   const settingsChanged =
     holding.settings.purge !== wanted.settings.purge ||
     !isDeepStrictEqual(holding.settings.safetyThreshold, wanted.settings.safetyThreshold);
@@ -174,16 +193,22 @@ function resourceId(settings: Settings): string {
   return settings.purge ? settings.templateId : `${settings.templateId}/${randomUUID().slice(0, 8)}`;
 }
 
-/** A create's or update's outputs: the run's (or its partial failure), and the API they were made on. */
-async function outputsOf(task: Omit<Task, "reviewed">): Promise<RecordsOutputs> {
-  return { ...(await carryOut(client(), { ...task, reviewed: reviewedPlans() })), ...madeOn() };
+/**
+ * A create's or update's outputs: the run's (or its partial failure), and the API they were made
+ * on; what was secret before or is now stays masked in every line.
+ */
+async function outputsOf(
+  task: Omit<Task, "reviewed" | "secrets"> & { holding: Holding & { secrets: Secrets } },
+): Promise<RecordsOutputs> {
+  const secrets = unionOf(task.holding.secrets, secretsOf(task.inputs));
+  return { ...(await carryOut(client(), { ...task, reviewed: reviewedPlans(), secrets })), ...madeOn() };
 }
 
 /** Create: the planner's plan from nothing (one PUT with purge, PATCHes without). */
 export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult<RecordsOutputs>> {
   const wanted = decodeInputs(inputs);
   const id = resourceId(wanted.settings);
-  const holding = { settings: wanted.settings, held: [], untracked: [] };
+  const holding = { settings: wanted.settings, held: [], untracked: [], secrets: NO_SECRETS };
   const plan = planResource(undefined, wanted);
   return { id, outs: await outputsOf({ id, plan, holding, wanted, inputs, isCreate: true }) };
 }
@@ -203,7 +228,9 @@ export async function update(
   const wanted = decodeInputs(news);
   // Moved to another API: written there as a create would; what the old one holds stays there.
   const moved = movedAccount(olds) !== undefined;
-  const holding = moved ? { settings: wanted.settings, held: [], untracked: [] } : decodeOutputs(olds);
+  const holding = moved
+    ? { settings: wanted.settings, held: [], untracked: [], secrets: NO_SECRETS }
+    : { ...decodeOutputs(olds), secrets: secretsOf(olds) };
   const plan = planResource(moved ? undefined : holding, wanted);
   return { outs: await outputsOf({ id, plan, holding, wanted, inputs: news, isCreate: false }) };
 }
@@ -214,6 +241,7 @@ export async function delete_(_id: string, props: Props): Promise<void> {
   const holding = decodeOutputs(props);
   const run = await converge(client(), holding, planResource(holding, undefined), {
     reviewed: reviewedPlans(),
+    secrets: secretsOf(props),
   });
   if (run.failure !== undefined) throw run.failure;
 }
@@ -229,14 +257,16 @@ export async function read(id: string, props: Props): Promise<pulumi.dynamic.Rea
   const holding = decodeOutputs(props);
   const plan = planRefresh(holding, verifyOnRefresh());
   if (plan.requests.length === 0) return { id, props };
-  const run = await converge(client(), holding, plan);
+  const secrets = secretsOf(props);
+  const run = await converge(client(), holding, plan, { secrets });
   if (run.failure !== undefined) throw run.failure;
   if (run.vanished.length === 0) return { id, props };
   const outputs = encodeOutputs(holding.settings, run.held, String(props.lastPlan ?? ""), run.untracked);
   // The inputs follow, so that the next preview diffs against what exists and shows the vanished
   // records as to be created.
   const inputs: CheckedInputs = encodeInputs(holding.settings, run.held);
-  return { id, props: { ...props, ...outputs }, inputs: { ...inputs } };
+  const secret = secretRecordsProperty(run.held, secrets);
+  return { id, props: { ...props, ...outputs }, inputs: { ...inputs, ...secret } };
 }
 
 /**

@@ -12,13 +12,13 @@
  * preview's `diff`), not here.
  */
 
-import { describeRecord } from "../dns/model";
 import * as log from "../log";
 import { type RecordsApi, send } from "./apply";
 import { type Correction, type HeldRecord, idsOf, type PlannedRequest, requestOf } from "./corrections";
 import { type Expectation, refusalOf } from "./digest";
 import { RecoveryLimitError, UnreviewedPlanError } from "./errors";
 import { foldOutcome, type Outcome, type Tracked, withoutVanished } from "./fold";
+import { describeMasked, maskedMessage, maskText, NO_SECRETS, type Secrets } from "./masking";
 import { type Declaration, type Holding, type Plan, planRecovery } from "./plan";
 import { searchVanished, type VanishedSearch } from "./vanished";
 
@@ -36,6 +36,8 @@ export interface RunOptions {
    * not among them (or any plan, when the value is blank) is refused before anything is sent for it.
    */
   reviewed?: Expectation | undefined;
+  /** What the program marked secret: every line the run says shows it as `[secret]` (masking.ts). */
+  secrets?: Secrets | undefined;
 }
 
 /** What a run reached: the records held after it, and what it learnt on the way. */
@@ -51,10 +53,11 @@ export interface Converged extends Tracked {
   failure?: unknown;
 }
 
-function describeVanished(c: Correction): string {
-  if (c.kind === "delete") return `${describeRecord(c.record)} (${c.record.recordId}, was to be deleted)`;
-  if (c.kind === "create") return describeRecord(c.record);
-  return `${describeRecord(c.from)} (${c.from.recordId})`;
+function describeVanished(c: Correction, secrets: Secrets): string {
+  if (c.kind === "delete")
+    return `${describeMasked(c.record, secrets)} (${c.record.recordId}, was to be deleted)`;
+  if (c.kind === "create") return describeMasked(c.record, secrets);
+  return `${describeMasked(c.from, secrets)} (${c.from.recordId})`;
 }
 
 function idNote(c: Correction, held: readonly HeldRecord[]): string {
@@ -104,7 +107,7 @@ export async function converge(
   refuseUnreviewed(plan, options.reviewed, false);
   for (const gone of plan.forgotten) {
     log.warn(
-      `template ${plan.templateId}: no longer declared, so no longer tracked: ${gone}. ` +
+      `template ${plan.templateId}: no longer declared, so no longer tracked: ${maskText(gone, options.secrets ?? NO_SECRETS)}. ` +
         "Its add's outcome was never known: if the record exists in the template, remove it by hand.",
     );
   }
@@ -124,12 +127,14 @@ class Run {
   readonly #api: RecordsApi;
   readonly #templateId: string;
   readonly #options: RunOptions;
+  readonly #secrets: Secrets;
 
   constructor(api: RecordsApi, holding: Holding, options: RunOptions) {
     this.#api = api;
     this.#templateId = holding.settings.templateId;
     this.#tracked = { held: [...holding.held], untracked: [...holding.untracked] };
     this.#options = options;
+    this.#secrets = options.secrets ?? NO_SECRETS;
   }
 
   result(): Converged {
@@ -205,7 +210,7 @@ class Run {
       const made = new Map(held.map((r) => [r.key, r.recordId]));
       const lines = request.records.map(
         (r) =>
-          `template ${this.#templateId}: + CREATE ${describeRecord(r)}${made.has(r.key) ? ` (id ${made.get(r.key)})` : ""}`,
+          `template ${this.#templateId}: + CREATE ${describeMasked(r, this.#secrets)}${made.has(r.key) ? ` (id ${made.get(r.key)})` : ""}`,
       );
       log.info(
         [
@@ -216,7 +221,9 @@ class Run {
       return;
     }
     const lines = request.corrections.flatMap((c) =>
-      c.kind === "verify" ? [] : [`template ${this.#templateId}: ${c.message}${idNote(c, held)}`],
+      c.kind === "verify"
+        ? []
+        : [`template ${this.#templateId}: ${maskedMessage(c, this.#secrets)}${idNote(c, held)}`],
     );
     if (lines.length > 0) log.info(lines.join("\n"));
   }
@@ -236,7 +243,7 @@ class Run {
     const found = step.value;
     this.#tracked = { ...this.#tracked, held: withoutVanished(this.#tracked.held, found.vanished) };
     if (found.vanished.length > 0) {
-      const described = found.vanished.map(describeVanished);
+      const described = found.vanished.map((c) => describeVanished(c, this.#secrets));
       this.#vanished.push(...described);
       log.warn(`template ${this.#templateId}: records removed outside Pulumi: ${described.join("; ")}`);
     }

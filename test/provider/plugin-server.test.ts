@@ -119,7 +119,10 @@ describe("the plugin's gRPC service", () => {
     );
     expect(checked.getFailuresList()).toEqual([]);
     const inputs = js(checked.getInputs());
-    expect(isSecret(inputs.records)).toBe(true);
+    // Secret field by field: the content stays secret, the rest of the record is plain.
+    const checkedRecord = (inputs.records as Record<string, Record<string, unknown>>)["@/TXT"];
+    expect(isSecret(checkedRecord?.content)).toBe(true);
+    expect(checkedRecord?.name).toBe("@");
     expect(sandbox.requests).toEqual([]);
 
     const created = await rpc<pb.CreateRequest, pb.CreateResponse>(
@@ -128,7 +131,7 @@ describe("the plugin's gRPC service", () => {
     );
     expect(created.getId()).toBe("web");
     const outs = js(created.getProperties());
-    expect(isSecret(outs.records)).toBe(true);
+    expect(isSecret((outs.records as Record<string, Record<string, unknown>>)["@/TXT"]?.content)).toBe(true);
     expect(sandbox.templateRecords("web")?.map((r) => r.content)).toEqual(["dkim=abc"]);
 
     const next = {
@@ -204,7 +207,9 @@ describe("the plugin's gRPC service", () => {
     );
     expect(detail.getId()).toMatch(/^web\//);
     const props = js(detail.getProperties());
-    expect(isSecret(props.records)).toBe(true);
+    const reached = props.records as Record<string, Record<string, unknown>>;
+    expect(isSecret(reached["a/TXT"]?.content)).toBe(true);
+    expect(isSecret(reached["b/TXT"]?.content)).toBe(false);
     expect(props.__provider).toBeUndefined();
   });
 

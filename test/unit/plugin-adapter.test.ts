@@ -10,7 +10,14 @@ import {
   settingsSourceOf,
   settingsText,
 } from "../../provider/host/session";
-import { isSecret, markSecretSettings, markSecrets, plain, secret } from "../../provider/plugin/secrets";
+import {
+  isSecret,
+  markSecretSettings,
+  markSecrets,
+  plain,
+  secret,
+  secretRecordMarks,
+} from "../../provider/plugin/secrets";
 import { detailedDiff } from "../../provider/propertyDiff";
 import * as records from "../../provider/records/provider";
 import { decodeInputs, decodeOutputs } from "../../provider/records/state";
@@ -24,13 +31,53 @@ describe("secrets", () => {
     });
     expect(value).toEqual({ records: [{ content: "dkim=abc" }], templateId: "t" });
     expect(secretTexts).toEqual(["dkim=abc"]);
+    const www = { name: "www", type: "A", content: "192.0.2.1" };
     const outs = markSecrets(
-      { records: { "@/TXT": { content: "dkim=abc" } }, lastPlan: "1 to create", templateId: "t" },
+      {
+        records: { "@/TXT": { content: "dkim=abc" }, "www/A": www },
+        lastPlan: "1 to create",
+        templateId: "t",
+        untrackedRecords: ["@ TXT dkim=abc"],
+      },
       secretTexts,
     );
-    expect(isSecret(outs.records)).toBe(true);
+    // Field by field: the next call still knows which field of which record was secret.
+    const records = outs.records as Record<string, Record<string, unknown>>;
+    expect(isSecret(records)).toBe(false);
+    expect(records["@/TXT"]).toEqual({ content: secret("dkim=abc") });
+    expect(records["www/A"]).toEqual(www);
+    expect(isSecret(outs.untrackedRecords)).toBe(true);
     expect(outs.lastPlan).toBe("1 to create");
     expect(outs.templateId).toBe("t");
+  });
+
+  it("marks the fields the core names secret, also where the stored value differs from the secret's text", () => {
+    const mx = { name: "@", type: "MX", content: "mx1.hidden.example", priority: 10 };
+    const outs = markSecrets({ records: { "@/MX": mx }, secretRecords: ["@/MX:content"] }, [
+      "MX1.Hidden.Example",
+    ]);
+    expect(outs.records).toEqual({ "@/MX": { ...mx, content: secret("mx1.hidden.example") } });
+    // Without a secret text of this call (a later one), the named fields are still marked.
+    const later = markSecrets({ records: { "@/MX": mx }, secretRecords: ["@/MX"] }, []);
+    expect(isSecret((later.records as Record<string, Record<string, unknown>>)["@/MX"]?.name)).toBe(true);
+  });
+
+  it("names the records that arrived secret, field by field, for the core's secretRecords", () => {
+    const www = { name: "www", type: "A", content: "192.0.2.1" };
+    expect(secretRecordMarks({ records: [www, { name: "_k", type: "TXT", content: secret("k") }] })).toEqual([
+      "1:content",
+    ]);
+    expect(secretRecordMarks({ records: [secret(www), www] })).toEqual([0]);
+    expect(secretRecordMarks({ records: secret([www, www]) })).toEqual([0, 1]);
+    // Keyed records (the stored inputs), merged with the marks already stored.
+    expect(
+      secretRecordMarks({
+        records: { "www/A": www, "_k/TXT": { name: "_k", type: "TXT", content: secret("k") } },
+        secretRecords: ["www/A:name"],
+      }),
+    ).toEqual(["www/A:name", "_k/TXT:content"]);
+    expect(secretRecordMarks({ records: [www] })).toEqual([]);
+    expect(secretRecordMarks({ domain: "shop.example" })).toEqual([]);
   });
 
   it("leaves outputs alone when no input was secret", () => {

@@ -8,6 +8,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { DomainApiError } from "../../../provider/errors";
 import { PartialFailure } from "../../../provider/host/partialFailure";
 import { client } from "../../../provider/host/session";
+import { NO_SECRETS } from "../../../provider/records/masking";
 import { carryOut } from "../../../provider/records/outcome";
 import { type Declaration, planResource } from "../../../provider/records/plan";
 import * as records from "../../../provider/records/provider";
@@ -46,6 +47,7 @@ async function created(templateId: string, purge: boolean) {
     inputs: {},
     isCreate: true,
     reviewed: undefined,
+    secrets: NO_SECRETS,
   };
   return carryOut(client(), task);
 }
@@ -97,6 +99,7 @@ describe("carryOut", () => {
           inputs,
           isCreate: false,
           reviewed: undefined,
+          secrets: NO_SECRETS,
         }),
       );
       expect(failure.message).toMatch(/\[DOMAINAPI_NETWORK, outcome: unknown\]/);
