@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import LongestFirstSequencer from "./test/sequencer.mts";
 
 export default defineConfig({
   // Tests import the sandbox by its package name; run them against its source (no build first).
@@ -12,6 +13,8 @@ export default defineConfig({
     ],
   },
   test: {
+    // One pool of two workers for every project, longest files first (test/sequencer.mts).
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       // Tests follow the modules: test/unit/<area>/<module>[.<aspect>].test.ts for pure code,
       // test/provider/<area>/<module>[.<aspect>].test.ts for the same module against a sandbox.

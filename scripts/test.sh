@@ -7,7 +7,13 @@ cd "$here"
 export PATH="$here/node_modules/.bin:$PATH"
 echo "node $(node --version) ($(command -v node))"
 npm run --silent build
-npm run --silent check
+# The static checks (the type checks and Biome, one thread each) run beside the workflow lint and
+# the plugin binaries, on the machine's other core; their output is printed when they end, and
+# their failure fails the run before any test starts.
+checks_log=$(mktemp)
+npm run --silent check >"$checks_log" 2>&1 &
+checks=$!
+trap 'kill "$checks" 2>/dev/null || true; rm -f "$checks_log"' EXIT
 # The CI workflow users copy (examples/ci) is linted, so it cannot rot.
 "$(bash scripts/ensure-actionlint.sh)" examples/ci/.github/workflows/*.yml
 # The plugin binaries (scripts/dist.ts) for the tests that read and run them: made once per run,
@@ -15,6 +21,15 @@ npm run --silent check
 # this commit's were made before.
 if [ $# -eq 0 ] || printf '%s\n' "$@" | grep -q 'plugin-binar'; then
   npm run --silent dist
+fi
+checks_status=0
+wait "$checks" || checks_status=$?
+trap - EXIT
+cat "$checks_log"
+rm -f "$checks_log"
+if [ "$checks_status" -ne 0 ]; then
+  echo "npm run check failed (exit $checks_status)" >&2
+  exit "$checks_status"
 fi
 mkdir -p test/.work
 results=test/.work/vitest-results.json

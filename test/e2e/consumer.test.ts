@@ -18,6 +18,14 @@
  *   also type-checked against that SDK's types, from the tarball;
  * - JavaScript in ESM (`"type": "module"`), named imports from the package, from the git URL.
  *
+ * On each end of the SDK range (the two TypeScript programs' installs), the npm path of the provider
+ * plugin too: a YAML program (`plugins.providers` naming the installed package) run by a plain
+ * `pulumi up` through the real YAML language host: an explicit provider, a template created, contacts
+ * looked up, everything destroyed. The plugin serves its gRPC service with the generated stubs of
+ * whichever SDK is installed, so it must behave the same on both; and the plugin resolves the
+ * program's one copy of the SDK, of grpc-js and of google-protobuf (two copies of the protobuf
+ * runtime would mix message classes). It runs in the programs' own installs: one install per SDK.
+ *
  * And a program made as the README's first screen makes it: `pulumi new` from the template
  * (templates/domainapi-typescript), the package installed, `up` and `destroy` against the sandbox.
  *
@@ -34,10 +42,11 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import type { Sandbox } from "domainapi-sandbox";
+import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { npm, type PackResult, packCheckout, packJson } from "../../scripts/lib/pack.ts";
 import { engineEnv, repoRoot, type StateResource, typeToken, useSandbox } from "./harness";
+import { yamlLanguageHost } from "./plugin-helpers";
 import { type RunResult, removeRunDirs, runProgramDir } from "./program-runner";
 import { API_KEY } from "./records-helpers";
 
@@ -73,6 +82,8 @@ interface Consumer {
   domain: string;
   /** Also installs the sandbox's tarball, as a user who tests against it does. */
   withSandbox: boolean;
+  /** Also runs the provider plugin's YAML program in the install (the npm path on the SDK range). */
+  pluginOnSdk: boolean;
 }
 
 /** The `pulumi new` template of a program, and the template id its program manages by default. */
@@ -88,6 +99,7 @@ const CONSUMERS: Consumer[] = [
     templateId: "tpl-new",
     domain: "new.example",
     withSandbox: true,
+    pluginOnSdk: true,
   },
   {
     label: `TypeScript, oldest supported @pulumi/pulumi (${OLDEST_SDK})`,
@@ -97,6 +109,7 @@ const CONSUMERS: Consumer[] = [
     templateId: "tpl-old",
     domain: "old.example",
     withSandbox: false,
+    pluginOnSdk: true,
   },
   {
     label: 'JavaScript in ESM ("type": "module"), newest @pulumi/pulumi, installed from a git URL',
@@ -106,6 +119,7 @@ const CONSUMERS: Consumer[] = [
     templateId: "tpl-esm",
     domain: "esm.example",
     withSandbox: false,
+    pluginOnSdk: false,
   },
 ];
 
@@ -160,6 +174,104 @@ function writeProgram(dir: string, c: Consumer): void {
 async function sdkCopies(program: string): Promise<string[]> {
   const out = await npm(["ls", "@pulumi/pulumi", "--all", "--parseable"], program);
   return [...new Set(out.split("\n").filter((line) => line.trim() !== ""))];
+}
+
+/** The newest `@pulumi/pulumi` the registry serves. */
+async function newestSdk(cwd: string): Promise<string> {
+  return (await npm(["view", "@pulumi/pulumi", "version"], cwd)).trim();
+}
+
+/** The real path `require(name)` loads from `dir`. */
+function resolvedFrom(dir: string, name: string): string {
+  return fs.realpathSync(require.resolve(name, { paths: [dir] }));
+}
+
+const PLUGIN_KEY = "sdk-range-key-7a3e";
+
+/** The YAML program of the plugin's npm path: an explicit provider, a template, a contacts lookup. */
+const PLUGIN_PROGRAM = `name: domainapi-sdk-range
+runtime: yaml
+plugins:
+  providers:
+    - name: domainapi
+      path: ./node_modules/pulumi-domainapi
+config:
+  baseUrl:
+    type: string
+  apiKey:
+    type: string
+    secret: true
+resources:
+  account:
+    type: pulumi:providers:domainapi
+    properties:
+      apiKey: \${apiKey}
+      baseUrl: \${baseUrl}
+  web:
+    type: domainapi:index:DnsTemplateRecords
+    properties:
+      templateId: web
+      records:
+        - { name: www, type: A, content: 192.0.2.7 }
+    options:
+      provider: \${account}
+variables:
+  contacts:
+    fn::invoke:
+      function: domainapi:index:getContacts
+      arguments:
+        limit: 2
+      options:
+        provider: \${account}
+outputs:
+  contactsTotal: \${contacts.total}
+`;
+
+/**
+ * The npm path of the provider plugin on the SDK installed in `program` (see the module comment):
+ * the plugin loads the program's one SDK, grpc-js and google-protobuf, and a YAML program run by a
+ * plain `pulumi up` through it creates, looks up and destroys, on a sandbox of its own. Replaces
+ * the program's Pulumi.yaml: run it after the program's own runs.
+ */
+async function expectPluginOnSdk(program: string): Promise<void> {
+  const plugin = path.join(program, "node_modules", "pulumi-domainapi");
+  for (const name of ["@pulumi/pulumi", "@grpc/grpc-js", "google-protobuf/google/protobuf/struct_pb"])
+    expect(resolvedFrom(plugin, name), name).toBe(
+      resolvedFrom(path.join(program, "node_modules", "@pulumi", "pulumi"), name),
+    );
+
+  const yamlBin = await yamlLanguageHost();
+  const own = await startSandbox({ apiKey: PLUGIN_KEY, contacts: 5 });
+  fs.writeFileSync(path.join(program, "Pulumi.yaml"), PLUGIN_PROGRAM);
+  const backend = fs.mkdtempSync(path.join(os.tmpdir(), "domainapi-sdk-range-"));
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    ...engineEnv(backend),
+    PATH: [yamlBin, process.env.PATH ?? ""].join(path.delimiter),
+  };
+  for (const key of Object.keys(env)) if (key.startsWith("DOMAINAPI_")) delete env[key];
+  const pulumi = async (...args: string[]) =>
+    (
+      await execFileAsync("pulumi", [...args, "--non-interactive"], {
+        cwd: program,
+        env,
+        maxBuffer: 64 << 20,
+      })
+    ).stdout;
+  try {
+    await pulumi("stack", "init", "dev");
+    await pulumi("config", "set", "baseUrl", own.url);
+    await pulumi("config", "set", "--secret", "apiKey", PLUGIN_KEY);
+    await pulumi("up", "--yes");
+    expect(own.templateRecords("web")?.map((r) => r.content)).toEqual(["192.0.2.7"]);
+    const outputs = JSON.parse(await pulumi("stack", "output", "--json")) as { contactsTotal?: number };
+    expect(outputs.contactsTotal).toBe(5);
+    await pulumi("destroy", "--yes");
+    expect(own.templateRecords("web")).toEqual([]);
+  } finally {
+    fs.rmSync(backend, { recursive: true, force: true });
+    await own.close();
+  }
 }
 
 /** `a >= b` for x.y.z versions. */
@@ -400,12 +512,19 @@ describe("the packed package", () => {
         async () => {
           const program = path.join(scratch, consumer.templateId);
           writeProgram(program, consumer);
+          // The plugin's check on the SDK range names the newest version, as the registry serves it
+          // now (an install by name alone may take an older one from npm's cache).
+          const newest = consumer.pluginOnSdk && !consumer.oldest ? await newestSdk(scratch) : undefined;
           await npm(
             [
               "install",
               consumer.source === "git" ? await gitUrl : await tarball,
               ...(consumer.withSandbox ? [await sandboxTarball] : []),
-              consumer.oldest ? `@pulumi/pulumi@${OLDEST_SDK}` : "@pulumi/pulumi",
+              consumer.oldest
+                ? `@pulumi/pulumi@${OLDEST_SDK}`
+                : newest !== undefined
+                  ? `@pulumi/pulumi@${newest}`
+                  : "@pulumi/pulumi",
               "--no-audit",
               "--no-fund",
               "--prefer-offline",
@@ -445,6 +564,7 @@ describe("the packed package", () => {
           ).version;
           if (consumer.oldest) expect(sdkVersion).toBe(OLDEST_SDK);
           else expect(versionAtLeast(sdkVersion, OLDEST_SDK ?? "")).toBe(true);
+          if (newest !== undefined) expect(sdkVersion).toBe(newest);
 
           if (consumer.oldest) {
             // The package's declarations type-check against the oldest SDK's (no skipLibCheck).
@@ -512,6 +632,7 @@ describe("the packed package", () => {
           } finally {
             removeRunDirs(up);
           }
+          if (consumer.pluginOnSdk) await expectPluginOnSdk(program);
         },
         INSTALL_TIMEOUT_MS + 240_000,
       );

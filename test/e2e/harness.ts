@@ -127,7 +127,10 @@ export interface TestStack {
   resources(type?: string): Promise<StateResource[]>;
   /** Everything the engine printed in this stack's operations so far. */
   transcript(): string;
-  /** Destroys what is left, removes the stack and deletes the directories. Never throws. */
+  /**
+   * Deletes the directories made for the stack (its state goes with them); a stack in directories
+   * the test passed in is first destroyed and removed. Never throws.
+   */
   cleanup(): Promise<void>;
 }
 
@@ -141,6 +144,17 @@ export interface StateResource {
 }
 
 const PASSPHRASE = "e2e-passphrase";
+
+let command: Promise<Automation.PulumiCommand> | undefined;
+
+/**
+ * The Pulumi CLI every stack of this process runs, found (and its version checked) once: without
+ * it, each new workspace runs `pulumi version` again, which costs as much as a small engine step.
+ */
+export function pulumiCommand(): Promise<Automation.PulumiCommand> {
+  command ??= automation.PulumiCommand.get();
+  return command;
+}
 
 /** The environment every engine operation of the tests runs with. */
 export function engineEnv(backendDir: string, extra: Record<string, string> = {}): Record<string, string> {
@@ -169,20 +183,24 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
   const project = options.project ?? "domainapi-e2e";
   const env = engineEnv(backendDir, options.env);
 
-  const stack = await automation.LocalWorkspace.createOrSelectStack(
-    { stackName: options.stackName ?? "test", projectName: project, program: options.program },
-    {
-      workDir,
-      envVars: env,
-      secretsProvider: "passphrase",
-      projectSettings: { name: project, runtime: "nodejs", backend: { url: `file://${backendDir}` } },
-    },
-  );
-  for (const [key, value] of Object.entries(options.config ?? {})) {
-    const full = key.includes(":") ? key : `${project}:${key}`;
-    if (typeof value === "string") await stack.setConfig(full, { value });
-    else await stack.setConfig(full, { value: value.value, secret: true });
-  }
+  // A fresh backend holds no stack to select: create it at once (one CLI call instead of two).
+  const args = { stackName: options.stackName ?? "test", projectName: project, program: options.program };
+  const workspace = {
+    workDir,
+    envVars: env,
+    secretsProvider: "passphrase",
+    projectSettings: { name: project, runtime: "nodejs" as const, backend: { url: `file://${backendDir}` } },
+    pulumiCommand: await pulumiCommand(),
+  };
+  const stack = ownsBackend
+    ? await automation.LocalWorkspace.createStack(args, workspace)
+    : await automation.LocalWorkspace.createOrSelectStack(args, workspace);
+  const config = Object.entries(options.config ?? {}).map(([key, value]) => [
+    key.includes(":") ? key : `${project}:${key}`,
+    typeof value === "string" ? { value } : { value: value.value, secret: true },
+  ]);
+  // One `pulumi config set-all` for every value (secrets encrypted as `config set --secret` does).
+  if (config.length > 0) await stack.setAllConfig(Object.fromEntries(config));
 
   const log: string[] = [];
   async function run<T extends { stdout: string; stderr: string }>(
@@ -234,15 +252,20 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
     },
     transcript: () => log.join("\n"),
     async cleanup() {
-      try {
-        await stack.destroy({ continueOnError: true });
-      } catch {
-        // best effort: the stack may hold nothing, or a test may have broken it on purpose
-      }
-      try {
-        await stack.workspace.removeStack(stack.name, { force: true });
-      } catch {
-        // best effort
+      // A stack whose state and project live only in directories made for it goes with them: its
+      // resources are in a sandbox that the test resets or closes, so a destroy would show nothing
+      // (and cost an engine run). A stack in a directory the test passed in is destroyed and removed.
+      if (!(ownsWorkDir && ownsBackend)) {
+        try {
+          await stack.destroy({ continueOnError: true });
+        } catch {
+          // best effort: the stack may hold nothing, or a test may have broken it on purpose
+        }
+        try {
+          await stack.workspace.removeStack(stack.name, { force: true });
+        } catch {
+          // best effort
+        }
       }
       if (ownsWorkDir) fs.rmSync(workDir, { recursive: true, force: true });
       if (ownsBackend) fs.rmSync(backendDir, { recursive: true, force: true });
@@ -271,9 +294,10 @@ export function useSandbox(options: SandboxOptions): Sandbox {
 }
 
 /**
- * The e2e prelude, part two: one stack made by `make` before the first test and destroyed and
- * removed after the last. Declared after {@link useSandbox}, its clean-up runs first (vitest runs
- * `afterAll` hooks in reverse), so the stack's destroy still reaches the sandbox.
+ * The e2e prelude, part two: one stack made by `make` before the first test and cleaned up
+ * ({@link TestStack.cleanup}) after the last. Declared after {@link useSandbox}, its clean-up runs
+ * first (vitest runs `afterAll` hooks in reverse), so a stack that must be destroyed still reaches
+ * the sandbox.
  *
  * @example
  * const sandbox = useSandbox({ apiKey: API_KEY });

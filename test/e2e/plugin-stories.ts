@@ -11,6 +11,7 @@
  * story: the same through a Go Automation API program on the generated Go SDK.
  */
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -234,6 +235,52 @@ export function describeYamlTwoAccounts(title: string, reach: PluginReach): void
   });
 }
 
+/** Files under `dir`, by path from it, in a stable order. */
+function filesOf(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)))
+    .sort();
+}
+
+let built: Promise<string> | undefined;
+
+/**
+ * The Go story's program (test/e2e/go-program on sdk/go), built once for every file that runs it:
+ * the binary is kept under test/.work by a hash of its sources, the SDK's and the Go version, so a
+ * second file (or a second run of the same sources) runs the same build instead of linking again.
+ * Two files that miss it at once both build and the last rename wins; either binary is the same.
+ */
+export function goProgram(): Promise<string> {
+  built ??= (async () => {
+    const source = path.join(repoRoot, "test", "e2e", "go-program");
+    const hash = createHash("sha256");
+    for (const dir of [source, path.join(repoRoot, "sdk", "go", "domainapi")]) {
+      for (const file of filesOf(dir)) hash.update(`${file}\0`).update(fs.readFileSync(path.join(dir, file)));
+    }
+    hash.update((await execFileAsync("go", ["version"])).stdout);
+    const dir = path.join(workRoot, "go-program", hash.digest("hex").slice(0, 16));
+    const binary = path.join(dir, "go-program");
+    if (fs.existsSync(binary)) return binary;
+    fs.mkdirSync(dir, { recursive: true });
+    const partial = fs.mkdtempSync(path.join(dir, "build-"));
+    try {
+      // The Go toolchain's own caches make a warm build a matter of seconds.
+      await execFileAsync("go", ["build", "-o", path.join(partial, "go-program"), "."], {
+        cwd: source,
+        env: { ...process.env, GOFLAGS: "-mod=mod" },
+        maxBuffer: 16 << 20,
+      });
+      fs.renameSync(path.join(partial, "go-program"), binary);
+    } finally {
+      fs.rmSync(partial, { recursive: true, force: true });
+    }
+    return binary;
+  })();
+  return built;
+}
+
 /** How the Go story's program reaches the plugin. */
 export interface GoPluginReach {
   /**
@@ -261,13 +308,7 @@ export function describeGoTwoAccounts(title: string, reach: GoPluginReach): void
     let reached: Record<string, string> = {};
 
     beforeAll(async () => {
-      program = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "domainapi-go-")), "go-program");
-      // The Go toolchain's own caches make a warm build a matter of seconds.
-      await execFileAsync("go", ["build", "-o", program, "."], {
-        cwd: path.join(repoRoot, "test", "e2e", "go-program"),
-        env: { ...process.env, GOFLAGS: "-mod=mod" },
-        maxBuffer: 16 << 20,
-      });
+      program = await goProgram();
       live = await startSandbox({ apiKey: LIVE_GO_KEY, contacts: 20 });
       test = await startSandbox({ apiKey: TEST_GO_KEY });
       test.seedTemplate("staging", [{ name: "legacy", type: "TXT", content: "not ours" }]);
@@ -277,7 +318,7 @@ export function describeGoTwoAccounts(title: string, reach: GoPluginReach): void
     }, 600_000);
 
     afterAll(async () => {
-      for (const dir of [workDir, backend, program && path.dirname(program)]) {
+      for (const dir of [workDir, backend]) {
         if (dir) fs.rmSync(dir, { recursive: true, force: true });
       }
       await live?.close();
