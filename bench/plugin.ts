@@ -1,8 +1,8 @@
 /**
  * The provider's four ways to the engine, side by side in one run: `pulumi up` (a create) and then
- * `pulumi preview` (nothing to change) of n templates of 10 records through each, the plugin
- * process's peak memory over both, and the state each leaves per resource. The same Node inline
- * program shape drives all four, so only the provider differs:
+ * `pulumi preview` (nothing to change) of n templates of 10 records through each, at every size in
+ * one run, the plugin process's peak memory over both, and the state each leaves per resource. The
+ * same Node inline program shape drives all four, so only the provider differs:
  *
  * - floor: test/fixtures/engine-floor, a dynamic resource that echoes its inputs (the engine alone);
  * - dynamic: the package's `DnsTemplateRecords` (the dynamic-provider host, `__provider` stored);
@@ -11,8 +11,13 @@
  * - binary: the same through the release binary (dist/plugin, `npm run dist`) installed with
  *   `pulumi plugin install --file` into a PULUMI_HOME of its own.
  *
+ * Rounds interleave the sizes and, within a size, the four ways, each round led by another way, so
+ * that the machine's load falls on all of them alike. Every up creates a fresh stack (no destroy in
+ * between: at 1,000 a destroy costs as much as the up). The results file is rewritten after every
+ * round, so a run stopped early leaves what it measured, saying so.
+ *
  * Also the start of each plugin on its own: from exec to the port on its first line (what the
- * engine waits for), and its resident memory then.
+ * engine waits for), and its resident memory then, the two plugins' starts alternating.
  *
  *   npm run build && npm run dist && bash scripts/with-pulumi.sh node bench/plugin.ts --sizes 100,1000
  */
@@ -27,7 +32,7 @@ import { type InstalledPlugin, installPluginBinary } from "../scripts/lib/plugin
 import { API_KEY, installedPackage, repoRoot, sdk } from "./lib/package.ts";
 import { kib, median, mib, ms, ratio, table } from "./lib/report.ts";
 import { withPeakMemory } from "./lib/sampling.ts";
-import { startSandbox } from "./lib/sandbox.ts";
+import { type Sandbox, startSandbox } from "./lib/sandbox.ts";
 import {
   type BenchStack,
   createStack,
@@ -35,21 +40,29 @@ import {
   floorProgram,
   newBackend,
   recordsProgram,
-  removeStacks,
   resourceRecords,
   templateOf,
 } from "./lib/stacks.ts";
 
+const USAGE =
+  "usage: node bench/plugin.ts [--sizes 100,1000] [--rounds 3] [--rounds-large 2] [--start-runs 7] [--out FILE]";
 const { values } = parseArgs({
   options: {
-    sizes: { type: "string", default: process.env.BENCH_STACK_SIZE ?? "100" },
+    sizes: { type: "string", default: process.env.BENCH_STACK_SIZE ?? "100,1000" },
     rounds: { type: "string", default: process.env.BENCH_ROUNDS ?? "3" },
+    // At 1,000 one round of the four takes a quarter of an hour on a quiet small machine.
+    "rounds-large": { type: "string", default: "2" },
     "start-runs": { type: "string", default: "7" },
+    out: { type: "string", default: path.join("bench", "results", "runs", "plugin-binary-1000.md") },
   },
 });
 const SIZES = values.sizes.split(",").map((s) => Number(s.trim()));
 const ROUNDS = Number(values.rounds);
+const ROUNDS_LARGE = Number(values["rounds-large"]);
 const START_RUNS = Number(values["start-runs"]);
+
+/** Rounds at size `n`: fewer from 1,000 templates on. */
+const roundsOf = (n: number): number => (n >= 1000 ? Math.min(ROUNDS, ROUNDS_LARGE) : ROUNDS);
 
 /** The plugin's resource, registered by its type token (what a generated SDK does). */
 class PluginTemplateRecords extends sdk.CustomResource {
@@ -68,25 +81,41 @@ function pluginProgram(n: number): PulumiFn {
   };
 }
 
-type VariantName = "floor" | "dynamic" | "npm plugin" | "binary";
+const WAYS = ["floor", "dynamic", "npm plugin", "binary"] as const;
+type WayName = (typeof WAYS)[number];
 
-interface Variant {
-  readonly name: VariantName;
+/** One way to the engine: how to make a fresh stack of it, and what to measure of it. */
+interface Way {
+  readonly name: WayName;
   /** The state's type of the resources measured. */
   readonly type: string;
   /** What the plugin process's command line holds (to sample its memory). */
   readonly process: string;
-  readonly stack: BenchStack;
+  /** A fresh (empty) stack of `n` resources this way, named `stackName`. */
+  readonly stack: (n: number, stackName: string) => Promise<BenchStack>;
 }
 
 interface Runs {
   up: number[];
   preview: number[];
   peakKib: number;
+  /** The stack of the last round, whose state is measured. */
+  last?: BenchStack;
 }
 
-/** One stack size: every variant's up and preview, `rounds` times, each round led by another variant. */
-async function benchSize(n: number, rounds: number, binary: InstalledPlugin): Promise<string> {
+/** Everything measured at one size. */
+interface SizeRun {
+  readonly n: number;
+  readonly sandbox: Sandbox;
+  readonly backendDir: string;
+  readonly ways: readonly Way[];
+  readonly runs: Record<WayName, Runs>;
+  readonly stacks: BenchStack[];
+  rounds: number;
+}
+
+/** The sandbox, state backend and the four ways at size `n`. */
+async function prepareSize(n: number, binary: InstalledPlugin): Promise<SizeRun> {
   const sandbox = await startSandbox({ apiKey: API_KEY, seed: { templates: {} } });
   for (let i = 0; i < n; i++) sandbox.seedTemplate(templateOf(i), []);
   const backendDir = newBackend();
@@ -94,130 +123,166 @@ async function benchSize(n: number, rounds: number, binary: InstalledPlugin): Pr
     "domainapi:baseUrl": { value: sandbox.url },
     "domainapi:apiKey": { value: API_KEY, secret: true },
   };
-  const variants: Variant[] = [];
-  try {
-    variants.push(
-      {
-        name: "floor",
-        type: "pulumi-nodejs:dynamic/domainapi:EngineFloor",
-        process: "dynamic-provider",
-        stack: await createStack("floor", floorProgram(n), backendDir),
-      },
-      {
-        name: "dynamic",
-        type: DYNAMIC_TOKENS.records,
-        process: "dynamic-provider",
-        stack: await createStack("dynamic", recordsProgram(n), backendDir, { config }),
-      },
-      {
-        name: "npm plugin",
-        type: TOKENS.records,
-        process: path.join("plugin", "main.js"),
-        stack: await createStack("npm-plugin", pluginProgram(n), backendDir, {
+  const ways: Way[] = [
+    {
+      name: "floor",
+      type: "pulumi-nodejs:dynamic/domainapi:EngineFloor",
+      process: "dynamic-provider",
+      stack: (m, name) => createStack(name, floorProgram(m), backendDir),
+    },
+    {
+      name: "dynamic",
+      type: DYNAMIC_TOKENS.records,
+      process: "dynamic-provider",
+      stack: (m, name) => createStack(name, recordsProgram(m), backendDir, { config }),
+    },
+    {
+      name: "npm plugin",
+      type: TOKENS.records,
+      process: path.join("plugin", "main.js"),
+      stack: (m, name) =>
+        createStack(name, pluginProgram(m), backendDir, {
           config,
           pluginProviders: [{ name: "domainapi", path: installedPackage }],
         }),
-      },
-      {
-        name: "binary",
-        type: TOKENS.records,
-        process: binary.executable,
-        stack: await createStack("binary", pluginProgram(n), backendDir, {
+    },
+    {
+      name: "binary",
+      type: TOKENS.records,
+      process: binary.executable,
+      stack: (m, name) =>
+        createStack(name, pluginProgram(m), backendDir, {
           config,
           env: { PULUMI_HOME: binary.env.PULUMI_HOME },
         }),
-      },
-    );
-
-    const runs: Record<VariantName, Runs> = {
-      floor: { up: [], preview: [], peakKib: 0 },
-      dynamic: { up: [], preview: [], peakKib: 0 },
-      "npm plugin": { up: [], preview: [], peakKib: 0 },
-      binary: { up: [], preview: [], peakKib: 0 },
-    };
-    for (let round = 0; round < rounds; round++) {
-      // Each round starts with another variant, so that none always runs on a cold or a warm machine.
-      const start = round % variants.length;
-      for (const { name, stack, process: match } of [...variants.slice(start), ...variants.slice(0, start)]) {
-        const mine = runs[name];
-        const { peakKib } = await withPeakMemory(
-          backendDir,
-          async () => {
-            let t0 = performance.now();
-            const up = await stack.stack.up();
-            if (up.summary.result !== "succeeded") throw new Error(`${name}: up ${up.summary.result}`);
-            mine.up.push(performance.now() - t0);
-            t0 = performance.now();
-            const preview = await stack.stack.preview();
-            mine.preview.push(performance.now() - t0);
-            const changed = Object.entries(preview.changeSummary).filter(
-              ([op, count]) => op !== "same" && count > 0,
-            );
-            if (changed.length > 0)
-              throw new Error(`${name}: the preview after up changes ${JSON.stringify(changed)}`);
-          },
-          match,
-        );
-        mine.peakKib = Math.max(mine.peakKib, peakKib);
-        if (round < rounds - 1) await stack.stack.destroy();
-      }
-    }
-    // Every variant but the floor sent one PUT per template and up (the create).
-    const puts = sandbox.requests.filter((r) => r.method === "PUT" && r.status === 200).length;
-    if (puts !== 3 * n * rounds) throw new Error(`expected ${3 * n * rounds} PUTs, saw ${puts}`);
-
-    const floor = runs.floor;
-    const rows: string[][] = [];
-    let floorBytes = 0;
-    for (const { name, type, stack } of variants) {
-      const mine = (await exportedResources(stack)).filter((r) => r.type === type);
-      const bytes =
-        mine.reduce((k, r) => k + Buffer.byteLength(JSON.stringify(r)), 0) / Math.max(mine.length, 1);
-      if (name === "floor") floorBytes = bytes;
-      const r = runs[name];
-      // Each round's ratio to that round's floor: robust to the machine's load drifting between rounds.
-      const upRatio = median(r.up.map((x, i) => x / (floor.up[i] ?? x)));
-      const previewRatio = median(r.preview.map((x, i) => x / (floor.preview[i] ?? x)));
-      rows.push([
-        name,
-        `${ms(median(r.up))} (${r.up.map((x) => Math.round(x)).join(", ")})`,
-        ratio(upRatio),
-        `${ms(median(r.preview))} (${r.preview.map((x) => Math.round(x)).join(", ")})`,
-        ratio(previewRatio),
-        `${((median(r.up) - median(floor.up)) / n).toFixed(1)} ms`,
-        mib(r.peakKib),
-        kib(bytes),
-        ratio(bytes / floorBytes),
-      ]);
-    }
-    return [
-      `### pulumi up and preview of ${n} templates x 10 records: release binary, npm plugin, dynamic resources, engine floor`,
-      "",
-      `A create (up) then a preview with nothing to change, ${rounds} round(s), each led by another variant (destroy in between); median, runs in brackets. Ratios: the median of each round's ratio to that round's floor. Peak RSS: the provider's plugin process over up and preview (VmHWM, sampled every 50 ms). State: bytes of one resource in \`pulumi stack export\`.`,
-      "",
-      table(
-        [
-          "provider",
-          "up (runs, ms)",
-          "up / floor",
-          "preview (runs, ms)",
-          "preview / floor",
-          "up above floor per resource",
-          "plugin peak RSS",
-          "state per resource",
-          "state / floor",
-        ],
-        rows,
-      ),
-    ].join("\n");
-  } finally {
-    await removeStacks(
-      variants.map((v) => v.stack),
-      backendDir,
-    );
-    await sandbox.close();
-  }
+    },
+  ];
+  const empty = (): Runs => ({ up: [], preview: [], peakKib: 0 });
+  const runs: Record<WayName, Runs> = {
+    floor: empty(),
+    dynamic: empty(),
+    "npm plugin": empty(),
+    binary: empty(),
+  };
+  return { n, sandbox, backendDir, ways, runs, stacks: [], rounds: 0 };
 }
+
+/** One round at one size: each way's up (a create on a fresh stack) and preview, led by way `round`. */
+async function runRound(size: SizeRun, round: number): Promise<void> {
+  const { ways, n } = size;
+  const start = round % ways.length;
+  for (const way of [...ways.slice(start), ...ways.slice(0, start)]) {
+    const stack = await way.stack(n, `${way.name.replace(" ", "-")}-${n}-${round}`);
+    size.stacks.push(stack);
+    const mine = size.runs[way.name];
+    const { peakKib } = await withPeakMemory(
+      size.backendDir,
+      async () => {
+        let t0 = performance.now();
+        const up = await stack.stack.up();
+        if (up.summary.result !== "succeeded") throw new Error(`${way.name}: up ${up.summary.result}`);
+        mine.up.push(performance.now() - t0);
+        t0 = performance.now();
+        const preview = await stack.stack.preview();
+        mine.preview.push(performance.now() - t0);
+        const changed = Object.entries(preview.changeSummary).filter(
+          ([op, count]) => op !== "same" && count > 0,
+        );
+        if (changed.length > 0)
+          throw new Error(`${way.name}: the preview after up changes ${JSON.stringify(changed)}`);
+      },
+      way.process,
+    );
+    mine.peakKib = Math.max(mine.peakKib, peakKib);
+    mine.last = stack;
+  }
+  size.rounds = round + 1;
+  // Every way but the floor sent one PUT per template and up (the create).
+  const puts = size.sandbox.requests.filter((r) => r.method === "PUT" && r.status === 200).length;
+  if (puts !== 3 * n * size.rounds) throw new Error(`expected ${3 * n * size.rounds} PUTs, saw ${puts}`);
+}
+
+/** The median over rounds of `xs[i] / base[i]`: each round set against the same round's baseline. */
+function roundRatio(xs: readonly number[], base: readonly number[]): number {
+  return median(xs.map((x, i) => x / (base[i] ?? Number.NaN)));
+}
+
+/** Bytes of one resource of `way` in the last stack's `pulumi stack export`. */
+async function statePerResource(way: Way, runs: Runs): Promise<number> {
+  if (runs.last === undefined) return Number.NaN;
+  const mine = (await exportedResources(runs.last)).filter((r) => r.type === way.type);
+  return mine.reduce((k, r) => k + Buffer.byteLength(JSON.stringify(r)), 0) / Math.max(mine.length, 1);
+}
+
+/** The table of one size, from the rounds run so far. */
+async function reportSize(size: SizeRun): Promise<string> {
+  const { n, runs } = size;
+  const floor = runs.floor;
+  const dynamic = runs.dynamic;
+  const floorBytes = await statePerResource(size.ways[0] as Way, floor);
+  const rows: string[][] = [];
+  for (const way of size.ways) {
+    const r = runs[way.name];
+    const bytes = await statePerResource(way, r);
+    rows.push([
+      way.name,
+      `${ms(median(r.up))} (${r.up.map((x) => Math.round(x)).join(", ")})`,
+      ratio(roundRatio(r.up, floor.up)),
+      ratio(roundRatio(r.up, dynamic.up)),
+      `${ms(median(r.preview))} (${r.preview.map((x) => Math.round(x)).join(", ")})`,
+      ratio(roundRatio(r.preview, floor.preview)),
+      ratio(roundRatio(r.preview, dynamic.preview)),
+      `${((median(r.up) - median(floor.up)) / n).toFixed(1)} ms`,
+      mib(r.peakKib),
+      kib(bytes),
+      ratio(bytes / floorBytes),
+    ]);
+  }
+  return [
+    `### pulumi up and preview of ${n} templates x 10 records: release binary, npm plugin, dynamic resources, engine floor`,
+    "",
+    `${size.rounds} round(s) of ${roundsOf(n)}. Each round: a create (up) on a fresh stack, then a preview with nothing to change, way after way, each round led by another way. Times: median, runs in brackets (in round order). Ratios: the median of each round's ratio to the same round's floor (or dynamic resources). Peak RSS: the provider's plugin process over up and preview (VmHWM, sampled every 50 ms), the largest of the rounds. State: bytes of one resource in \`pulumi stack export\`.`,
+    "",
+    table(
+      [
+        "way",
+        "up (runs)",
+        "up / engine floor",
+        "up / dynamic",
+        "preview (runs)",
+        "preview / engine floor",
+        "preview / dynamic",
+        "up above floor per resource",
+        "plugin peak RSS",
+        "state per resource",
+        "state / floor",
+      ],
+      rows,
+    ),
+  ].join("\n");
+}
+
+/** Issue 31's target at the largest size: the binary at or below the dynamic floor, met or not, with its figures. */
+function targetLine(size: SizeRun): string {
+  const { runs, n } = size;
+  const up = roundRatio(runs.binary.up, runs.floor.up);
+  const preview = roundRatio(runs.binary.preview, runs.floor.preview);
+  const upDyn = roundRatio(runs.binary.up, runs.dynamic.up);
+  const previewDyn = roundRatio(runs.binary.preview, runs.dynamic.preview);
+  const verdict = (x: number): string => (x <= 1 ? "met" : "not met");
+  return [
+    `**Target at ${n.toLocaleString("en")} (${size.rounds} round(s)): the binary at or below the dynamic floor.**`,
+    `Against the engine floor (= the dynamic floor, the strict reading): up ${ratio(up)} (${ms(median(runs.binary.up))} vs ${ms(median(runs.floor.up))}): **${verdict(up)}**; preview ${ratio(preview)} (${ms(median(runs.binary.preview))} vs ${ms(median(runs.floor.preview))}): **${verdict(preview)}**.`,
+    `Against the dynamic resources (the lenient reading): up ${ratio(upDyn)}: **${verdict(upDyn)}**; preview ${ratio(previewDyn)}: **${verdict(previewDyn)}**.`,
+  ].join("\n");
+}
+
+/** What the results file says the two floors are. */
+const FLOORS = [
+  "**The engine floor** (`floor`): n `EngineFloor` resources (test/fixtures/engine-floor), a dynamic resource whose provider echoes its inputs (the same 10 records per resource) and sends no request, run by Pulumi's Node dynamic-provider host (`@pulumi/pulumi/cmd/dynamic-provider`) from the same installed SDK. It measures what every provider of this stack pays whatever it does: the Go engine's steps and its checkpoint writes (the file backend rewrites the whole state after each step), the program's resource registrations through the Node SDK, and one plugin process's gRPC round trips and protobuf (de)serialization of the inputs, with no provider work.",
+  "",
+  "**The dynamic floor** (issue 31's target): the same measurement. A dynamic resource can only reach the engine through the dynamic-provider host, so the `EngineFloor` stack is the least any dynamic resource costs: the dynamic path's floor. The binary does not go through that host (it serves the ResourceProvider gRPC itself, and its state stores no `__provider`), so it can go below it. The target is read strictly: binary / engine floor at most 1.00x. The lenient reading, the binary at or below the package's dynamic resources (`dynamic`), is given beside it.",
+].join("\n");
 
 /** Starts `command` as the engine would (no engine address needed to serve) until it prints its port. */
 async function startOnce(command: string): Promise<{ ms: number; rssKib: number }> {
@@ -246,51 +311,109 @@ async function startOnce(command: string): Promise<{ ms: number; rssKib: number 
   }
 }
 
-/** Each plugin's start: median time to its port and resident memory then, over `runs` starts. */
+/** Each plugin's start: median time to its port and resident memory then, over `runs` alternating starts. */
 async function benchStart(binary: InstalledPlugin, runs: number): Promise<string> {
   const commands: Array<[string, string]> = [
     ["npm plugin (launcher + Node)", path.join(installedPackage, "pulumi-resource-domainapi")],
     ["binary", binary.executable],
   ];
-  const rows: string[][] = [];
-  let npmMs = 0;
-  for (const [name, command] of commands) {
-    await startOnce(command); // warm the page cache
-    const starts: Array<{ ms: number; rssKib: number }> = [];
-    for (let i = 0; i < runs; i++) starts.push(await startOnce(command));
-    const t = median(starts.map((s) => s.ms));
-    if (npmMs === 0) npmMs = t;
-    rows.push([
-      name,
-      ms(t),
-      ratio(t / npmMs),
-      mib(median(starts.map((s) => s.rssKib))),
-      `${(fs.statSync(fs.realpathSync(command)).size / 2 ** 20).toFixed(0)} MiB`,
-    ]);
+  const starts = commands.map(() => [] as Array<{ ms: number; rssKib: number }>);
+  for (const [, command] of commands) await startOnce(command); // warm the page cache
+  for (let i = 0; i < runs; i++) {
+    for (const [k, [, command]] of commands.entries()) starts[k]?.push(await startOnce(command));
   }
+  const npm = starts[0] ?? [];
+  const rows = commands.map(([name, command], k) => {
+    const mine = starts[k] ?? [];
+    return [
+      name,
+      `${ms(median(mine.map((s) => s.ms)))} (${mine.map((s) => Math.round(s.ms)).join(", ")})`,
+      ratio(median(mine.map((s, i) => s.ms / (npm[i]?.ms ?? Number.NaN)))),
+      mib(median(mine.map((s) => s.rssKib))),
+      ratio(median(mine.map((s) => s.rssKib)) / median(npm.map((s) => s.rssKib))),
+      `${(fs.statSync(fs.realpathSync(command)).size / 2 ** 20).toFixed(0)} MiB`,
+    ];
+  });
   return [
     "### The plugin's start: exec to its port, and its memory then",
     "",
-    `${runs} starts each after one to warm the page cache, median. RSS: VmHWM when the port is printed. Size: the file the engine executes (the npm plugin's is its launcher; it also needs Node, about 120 MB).`,
+    `${runs} starts each after one to warm the page cache, the two plugins alternating; median, runs in brackets. Ratio: the median of each pair's ratio. RSS: VmHWM when the port is printed. Size: the file the engine executes (the npm plugin's is its launcher; it also needs Node, about 120 MB).`,
     "",
-    table(["plugin", "start", "ratio to npm plugin", "peak RSS at start", "executable"], rows),
+    table(
+      ["plugin", "start (runs)", "start / npm plugin", "peak RSS at start", "RSS / npm plugin", "executable"],
+      rows,
+    ),
   ].join("\n");
 }
 
+/** The results file: how it was run, the floors, the target, each size's table, the start. */
+async function writeResults(
+  sizes: readonly SizeRun[],
+  start: string,
+  begun: Date,
+  complete: boolean,
+): Promise<string> {
+  const largest = sizes.reduce<SizeRun | undefined>(
+    (a, s) => (a === undefined || s.n > a.n ? s : a),
+    undefined,
+  );
+  const done = sizes.map((s) => `${s.rounds} of ${roundsOf(s.n)} round(s) at ${s.n}`).join(", ");
+  const text = [
+    `# bench/plugin.ts at ${sizes.map((s) => s.n.toLocaleString("en")).join(" and ")} templates`,
+    "",
+    `Run from ${begun.toISOString().replace(/\.\d+Z$/, "Z")} with \`node bench/plugin.ts ${process.argv.slice(2).join(" ")}\` (node ${process.version}, Pulumi CLI of scripts/with-pulumi.sh); ${complete ? `complete: ${done}` : `**partial** (written after each round): ${done}`}. Read the ratios; the milliseconds only say what this shared machine did.`,
+    "",
+    FLOORS,
+    "",
+    largest !== undefined && largest.rounds > 0
+      ? targetLine(largest)
+      : "Target: no round at the largest size yet.",
+    "",
+    start,
+    "",
+    ...(await Promise.all(sizes.filter((s) => s.rounds > 0).map((s) => reportSize(s)))).flatMap((t) => [
+      t,
+      "",
+    ]),
+  ].join("\n");
+  const file = path.resolve(repoRoot, values.out);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
+  return text;
+}
+
 async function main(): Promise<void> {
-  if (SIZES.some((n) => !Number.isInteger(n) || n < 1) || !(ROUNDS >= 1) || !(START_RUNS >= 1)) {
-    throw new Error("usage: node bench/plugin.ts [--sizes 100,1000] [--rounds 3] [--start-runs 7]");
+  if (
+    SIZES.some((n) => !Number.isInteger(n) || n < 1) ||
+    ![ROUNDS, ROUNDS_LARGE, START_RUNS].every((x) => Number.isInteger(x) && x >= 1)
+  ) {
+    throw new Error(USAGE);
   }
+  const begun = new Date();
   const binary = await installPluginBinary(repoRoot);
+  const sizes: SizeRun[] = [];
   try {
-    const sections = [await benchStart(binary, START_RUNS)];
-    console.log(sections[0]);
-    for (const n of SIZES) {
-      // At 1,000 one round of the four takes most of an hour on a small machine.
-      const section = await benchSize(n, n >= 1000 ? 1 : ROUNDS, binary);
-      console.log(`\n${section}`);
+    const start = await benchStart(binary, START_RUNS);
+    console.log(start);
+    for (const n of SIZES) sizes.push(await prepareSize(n, binary));
+    // Round r of every size before round r + 1 of any: the sizes share the machine's moods too.
+    for (let round = 0; round < Math.max(...sizes.map((s) => roundsOf(s.n))); round++) {
+      for (const size of sizes) {
+        if (round >= roundsOf(size.n)) continue;
+        await runRound(size, round);
+        const t = await writeResults(sizes, start, begun, false);
+        console.log(`\n[${new Date().toISOString()}] round ${round + 1} at ${size.n} done\n${t}`);
+      }
     }
+    await writeResults(sizes, start, begun, true);
+    console.log(`\nWritten to ${values.out}`);
   } finally {
+    // No destroy: the sandbox goes with the run, and at 1,000 a destroy takes as long as the up.
+    for (const size of sizes) {
+      for (const s of size.stacks) fs.rmSync(s.workDir, { recursive: true, force: true });
+      fs.rmSync(size.backendDir, { recursive: true, force: true });
+      await size.sandbox.close();
+    }
     binary.cleanup();
   }
 }

@@ -8,34 +8,15 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { ConfigMap, ProjectSettings, PulumiFn, Stack } from "@pulumi/pulumi/automation/index.js";
 import { automation, domainapi, EngineFloor, workRoot } from "./package.ts";
-import type { RecordArgs } from "./records.ts";
+import { resourceRecords, templateOf } from "./templates.ts";
+
+export { resourceRecords, templateOf };
 
 /** A stack and the directories it owns. */
 export interface BenchStack {
   readonly name: string;
   readonly stack: Stack;
   readonly workDir: string;
-}
-
-/** The records of benchmark resource `i`: ten, of the common types. */
-export function resourceRecords(i: number): RecordArgs[] {
-  return [
-    { name: "@", type: "A", content: `192.0.2.${(i % 250) + 1}` },
-    { name: "@", type: "AAAA", content: `2001:db8::${i.toString(16)}` },
-    { name: "@", type: "MX", content: "mx1.example.net", priority: 10 },
-    { name: "@", type: "MX", content: "mx2.example.net", priority: 20 },
-    { name: "@", type: "TXT", content: `v=spf1 include:_spf${i}.example.net -all` },
-    { name: "www", type: "CNAME", content: "{domainname}." },
-    { name: "api", type: "A", content: `198.51.100.${(i % 250) + 1}` },
-    { name: "_dmarc", type: "TXT", content: "v=DMARC1; p=quarantine" },
-    { name: "_sip._tcp", type: "SRV", content: "sip.example.net", priority: 10, weight: 5, port: 5060 },
-    { name: "@", type: "CAA", content: '0 issue "letsencrypt.org"' },
-  ];
-}
-
-/** The template id of benchmark resource `i`. */
-export function templateOf(i: number): string {
-  return `bench-${String(i).padStart(4, "0")}`;
 }
 
 /** `n` DnsTemplateRecords, template `i` holding {@link resourceRecords}(i). */
