@@ -91,12 +91,40 @@ export function toEngine(severity: Severity, message: string): void {
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
-    void pulumi.log[severity](message).catch(() => undefined);
+    const sent = pulumi.log[severity](message).then(
+      () => undefined,
+      () => undefined,
+    );
+    pending.add(sent);
+    void sent.finally(() => pending.delete(sent));
   } catch {
     // A message that cannot be delivered must not fail the operation that told it.
   } finally {
     Error.stackTraceLimit = limit;
   }
+}
+
+/** Messages handed to the SDK whose delivery to the engine has not ended yet. */
+const pending = new Set<Promise<void>>();
+
+/** How long {@link delivered} waits for an engine that does not answer a message. */
+export const DELIVERY_WAIT_MS = 5_000;
+
+/**
+ * Resolves once every message logged so far has reached the engine (or failed to), or after
+ * {@link DELIVERY_WAIT_MS}; never rejects. A provider call awaits it before it answers: the engine
+ * ends a deployment, and its plugin processes, once the last call has answered, so a message still
+ * on its way then (the last delete's "removed 10 records") would be lost.
+ */
+export async function delivered(): Promise<void> {
+  if (pending.size === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, DELIVERY_WAIT_MS);
+    timer.unref();
+  });
+  await Promise.race([Promise.all(pending), waited]);
+  clearTimeout(timer);
 }
 
 /** Logs at info level (shown by `pulumi up`). */

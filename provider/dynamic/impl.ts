@@ -4,7 +4,7 @@
  * cut to the methods a dynamic provider has, so that `pulumi-domainapi/impl` is no back door to the
  * modules' other exports. Nothing here is ever serialized into the state.
  */
-import { attachPluginToEngine } from "../log";
+import { attachPluginToEngine, delivered } from "../log";
 import { TOKENS } from "../manifest";
 import { RESOURCES, type ResourceOperations } from "../operations";
 
@@ -22,9 +22,22 @@ type DynamicMethods<T extends ResourceOperations> = Pick<
 /** The dynamic provider's methods of one resource (`imported` stays out: the dynamic host cannot import). */
 function dynamicMethods<T extends ResourceOperations>(operations: T): DynamicMethods<T> {
   const methods = DYNAMIC_METHODS.filter((name) => operations[name as keyof T] !== undefined).map(
-    (name) => [name, operations[name as keyof T]] as const,
+    (name) => [name, answeringAfterLogs(operations[name as keyof T] as Method)] as const,
   );
   return Object.fromEntries(methods) as DynamicMethods<T>;
+}
+
+type Method = (...args: never[]) => unknown;
+
+/** `method`, answering only once what it logged has reached the engine (log.ts, `delivered`). */
+function answeringAfterLogs(method: Method): Method {
+  return async (...args) => {
+    try {
+      return await method(...args);
+    } finally {
+      await delivered();
+    }
+  };
 }
 
 /** DnsTemplateRecords' provider methods, as the shim calls them. */

@@ -14,6 +14,7 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { PartialFailure } from "../host/partialFailure";
 import { diffProviderInputs, providerInputFailures, settingsSourceOf } from "../host/session";
+import { delivered } from "../log";
 import { configureProvider, functionOperations, resourceOperations as opsOf } from "../operations";
 import { changedProperties, detailedDiff, engineKind } from "../propertyDiff";
 import { SECRET_RECORDS_INPUT } from "../records/masking";
@@ -71,9 +72,10 @@ function grpcError(err: unknown, { encode }: Codec): Partial<grpc.StatusObject> 
 function unary<Req, Res>(work: (req: Req, codec: Codec) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
   return (call, callback) => {
     const c = codec();
+    // What the call logged reaches the engine before its answer does (log.ts, `delivered`).
     work(call.request, c).then(
-      (response) => callback(null, response),
-      (err: unknown) => callback(grpcError(err, c)),
+      (response) => delivered().then(() => callback(null, response)),
+      (err: unknown) => delivered().then(() => callback(grpcError(err, c))),
     );
   };
 }

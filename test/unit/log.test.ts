@@ -52,4 +52,51 @@ describe("provider messages", () => {
       process.off("unhandledRejection", unhandled);
     }
   });
+
+  it("say when every message sent so far has reached the engine, or failed to, and never reject", async () => {
+    const answers: Array<() => void> = [];
+    vi.spyOn(pulumi.log, "info").mockImplementation(
+      () => new Promise<void>((resolve) => answers.push(resolve)),
+    );
+    vi.spyOn(pulumi.log, "warn").mockRejectedValue(new Error("engine gone"));
+    log.info("first");
+    log.warn("lost");
+    log.info("second");
+    let done = false;
+    const waiting = log.delivered().then(() => {
+      done = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(done).toBe(false); // both infos still on their way
+    answers[0]?.();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(done).toBe(false);
+    answers[1]?.();
+    await waiting;
+    expect(done).toBe(true);
+    await expect(log.delivered()).resolves.toBeUndefined(); // nothing pending: at once
+  });
+
+  it("stop waiting for an engine that never answers after DELIVERY_WAIT_MS", async () => {
+    vi.useFakeTimers();
+    let answer: (() => void) | undefined;
+    try {
+      vi.spyOn(pulumi.log, "info").mockImplementation(
+        () => new Promise<void>((resolve) => (answer = resolve)),
+      );
+      log.info("never answered");
+      let done = false;
+      const waiting = log.delivered().then(() => {
+        done = true;
+      });
+      await vi.advanceTimersByTimeAsync(log.DELIVERY_WAIT_MS - 1);
+      expect(done).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await waiting;
+      expect(done).toBe(true);
+    } finally {
+      vi.useRealTimers();
+      answer?.(); // the engine answers after all: nothing stays pending for the next test
+    }
+  });
 });
