@@ -25,13 +25,13 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
-import { parseArgs } from "node:util";
+import { isDeepStrictEqual, parseArgs } from "node:util";
 import type { ConfigMap, PulumiFn } from "@pulumi/pulumi/automation/index.js";
 import { DYNAMIC_TOKENS, TOKENS } from "../provider/manifest.ts";
 import { type InstalledPlugin, installPluginBinary } from "../scripts/lib/plugin-install.ts";
 import { API_KEY, installedPackage, repoRoot, sdk } from "./lib/package.ts";
 import { kib, median, mib, ms, ratio, table } from "./lib/report.ts";
-import { withPeakMemory } from "./lib/sampling.ts";
+import { childrenCpuMs, withPeakMemory } from "./lib/sampling.ts";
 import { type Sandbox, startSandbox } from "./lib/sandbox.ts";
 import {
   type BenchStack,
@@ -41,11 +41,12 @@ import {
   newBackend,
   recordsProgram,
   resourceRecords,
+  stateFloorProgram,
   templateOf,
 } from "./lib/stacks.ts";
 
 const USAGE =
-  "usage: node bench/plugin.ts [--sizes 100,1000] [--rounds 3] [--rounds-large 2] [--start-runs 7] [--out FILE]";
+  "usage: node bench/plugin.ts [--sizes 100,1000] [--rounds 3] [--rounds-large 2] [--start-runs 7] [--ways floor,state floor,dynamic,npm plugin,binary] [--out FILE]";
 const { values } = parseArgs({
   options: {
     sizes: { type: "string", default: process.env.BENCH_STACK_SIZE ?? "100,1000" },
@@ -53,6 +54,8 @@ const { values } = parseArgs({
     // At 1,000 one round of the four takes a quarter of an hour on a quiet small machine.
     "rounds-large": { type: "string", default: "2" },
     "start-runs": { type: "string", default: "7" },
+    // The floor always runs (every ratio is to it); the others can be left out to look closer at one.
+    ways: { type: "string", default: "floor,state floor,dynamic,npm plugin,binary" },
     out: { type: "string", default: path.join("bench", "results", "runs", "plugin-binary-1000.md") },
   },
 });
@@ -81,8 +84,10 @@ function pluginProgram(n: number): PulumiFn {
   };
 }
 
-const WAYS = ["floor", "dynamic", "npm plugin", "binary"] as const;
+const WAYS = ["floor", "state floor", "dynamic", "npm plugin", "binary"] as const;
 type WayName = (typeof WAYS)[number];
+const isWay = (w: string): w is WayName => (WAYS as readonly string[]).includes(w);
+const CHOSEN = new Set(values.ways.split(",").map((w) => w.trim()));
 
 /** One way to the engine: how to make a fresh stack of it, and what to measure of it. */
 interface Way {
@@ -95,9 +100,20 @@ interface Way {
   readonly stack: (n: number, stackName: string) => Promise<BenchStack>;
 }
 
+/** CPU milliseconds of one operation, by process. */
+interface Cpu {
+  /** The Pulumi CLI and its engine (the CLI's waited-for children, less the plugin). */
+  readonly engine: number;
+  readonly plugin: number;
+  /** This process: the inline program's registrations and the sandbox answering them. */
+  readonly program: number;
+}
+
 interface Runs {
   up: number[];
   preview: number[];
+  upCpu: Cpu[];
+  previewCpu: Cpu[];
   peakKib: number;
   /** The stack of the last round, whose state is measured. */
   last?: BenchStack;
@@ -131,6 +147,12 @@ async function prepareSize(n: number, binary: InstalledPlugin): Promise<SizeRun>
       stack: (m, name) => createStack(name, floorProgram(m), backendDir),
     },
     {
+      name: "state floor",
+      type: "pulumi-nodejs:dynamic/domainapi:EngineFloor",
+      process: "dynamic-provider",
+      stack: (m, name) => createStack(name, stateFloorProgram(m), backendDir),
+    },
+    {
       name: "dynamic",
       type: DYNAMIC_TOKENS.records,
       process: "dynamic-provider",
@@ -157,14 +179,16 @@ async function prepareSize(n: number, binary: InstalledPlugin): Promise<SizeRun>
         }),
     },
   ];
-  const empty = (): Runs => ({ up: [], preview: [], peakKib: 0 });
+  const empty = (): Runs => ({ up: [], preview: [], upCpu: [], previewCpu: [], peakKib: 0 });
   const runs: Record<WayName, Runs> = {
     floor: empty(),
+    "state floor": empty(),
     dynamic: empty(),
     "npm plugin": empty(),
     binary: empty(),
   };
-  return { n, sandbox, backendDir, ways, runs, stacks: [], rounds: 0 };
+  const chosen = ways.filter((w) => w.name === "floor" || CHOSEN.has(w.name));
+  return { n, sandbox, backendDir, ways: chosen, runs, stacks: [], rounds: 0 };
 }
 
 /** One round at one size: each way's up (a create on a fresh stack) and preview, led by way `round`. */
@@ -175,31 +199,73 @@ async function runRound(size: SizeRun, round: number): Promise<void> {
     const stack = await way.stack(n, `${way.name.replace(" ", "-")}-${n}-${round}`);
     size.stacks.push(stack);
     const mine = size.runs[way.name];
-    const { peakKib } = await withPeakMemory(
-      size.backendDir,
-      async () => {
-        let t0 = performance.now();
-        const up = await stack.stack.up();
-        if (up.summary.result !== "succeeded") throw new Error(`${way.name}: up ${up.summary.result}`);
-        mine.up.push(performance.now() - t0);
-        t0 = performance.now();
-        const preview = await stack.stack.preview();
-        mine.preview.push(performance.now() - t0);
-        const changed = Object.entries(preview.changeSummary).filter(
-          ([op, count]) => op !== "same" && count > 0,
-        );
-        if (changed.length > 0)
-          throw new Error(`${way.name}: the preview after up changes ${JSON.stringify(changed)}`);
-      },
-      way.process,
-    );
-    mine.peakKib = Math.max(mine.peakKib, peakKib);
+    const up = await measured(size.backendDir, way.process, async () => {
+      const result = await stack.stack.up();
+      if (result.summary.result !== "succeeded") throw new Error(`${way.name}: up ${result.summary.result}`);
+    });
+    const preview = await measured(size.backendDir, way.process, async () => {
+      const changed = Object.entries((await stack.stack.preview()).changeSummary).filter(
+        ([op, count]) => op !== "same" && count > 0,
+      );
+      if (changed.length > 0)
+        throw new Error(`${way.name}: the preview after up changes ${JSON.stringify(changed)}`);
+    });
+    mine.up.push(up.ms);
+    mine.upCpu.push(up.cpu);
+    mine.preview.push(preview.ms);
+    mine.previewCpu.push(preview.cpu);
+    mine.peakKib = Math.max(mine.peakKib, up.peakKib, preview.peakKib);
     mine.last = stack;
   }
   size.rounds = round + 1;
-  // Every way but the floor sent one PUT per template and up (the create).
+  if (round === 0) await checkStateFloor(size);
+  // Every way but the floors sent one PUT per template and up (the create).
   const puts = size.sandbox.requests.filter((r) => r.method === "PUT" && r.status === 200).length;
-  if (puts !== 3 * n * size.rounds) throw new Error(`expected ${3 * n * size.rounds} PUTs, saw ${puts}`);
+  const expected = ways.filter((w) => !w.name.includes("floor")).length * n * size.rounds;
+  if (puts !== expected) throw new Error(`expected ${expected} PUTs, saw ${puts}`);
+}
+
+/**
+ * Fails the run if the state floor's stored inputs are not the real resource's: the first
+ * template's inputs, exported from the last stacks of the two (the state floor's without its
+ * `__provider`), with the same keys and values.
+ */
+async function checkStateFloor(size: SizeRun): Promise<void> {
+  const shaped = size.runs["state floor"].last;
+  const real = size.ways.find((w) => w.type === TOKENS.records || w.type === DYNAMIC_TOKENS.records);
+  const realStack = real && size.runs[real.name].last;
+  if (shaped === undefined || real === undefined || realStack === undefined) return;
+  const first = async (s: BenchStack, type: string): Promise<unknown> => {
+    const r = (await exportedResources(s)).find((x) => x.type === type && String(x.urn).endsWith("::r0"));
+    const { __provider: _, ...inputs } = (r?.inputs ?? {}) as Record<string, unknown>;
+    return inputs;
+  };
+  const floorType = size.ways.find((w) => w.name === "state floor")?.type ?? "";
+  const [mine, theirs] = [await first(shaped, floorType), await first(realStack, real.type)];
+  if (!isDeepStrictEqual(mine, theirs)) {
+    throw new Error(
+      `the state floor's inputs differ from ${real.name}'s: ${JSON.stringify({ mine, theirs })}`,
+    );
+  }
+}
+
+/** One engine operation's wall time, CPU by process and the plugin's peak memory. */
+async function measured(
+  backendDir: string,
+  plugin: string,
+  work: () => Promise<void>,
+): Promise<{ ms: number; cpu: Cpu; peakKib: number }> {
+  const [children0, own0, t0] = [childrenCpuMs(), process.cpuUsage(), performance.now()];
+  const { peakKib, pluginCpuMs } = await withPeakMemory(backendDir, work, plugin);
+  const took = performance.now() - t0;
+  const own = process.cpuUsage(own0);
+  const children = childrenCpuMs() - children0;
+  const cpu = {
+    engine: children - pluginCpuMs,
+    plugin: pluginCpuMs,
+    program: (own.user + own.system) / 1000,
+  };
+  return { ms: took, cpu, peakKib };
 }
 
 /** The median over rounds of `xs[i] / base[i]`: each round set against the same round's baseline. */
@@ -207,11 +273,68 @@ function roundRatio(xs: readonly number[], base: readonly number[]): number {
   return median(xs.map((x, i) => x / (base[i] ?? Number.NaN)));
 }
 
-/** Bytes of one resource of `way` in the last stack's `pulumi stack export`. */
-async function statePerResource(way: Way, runs: Runs): Promise<number> {
-  if (runs.last === undefined) return Number.NaN;
+/** {@link roundRatio} as a cell, or "-" when the baseline way was left out of the run. */
+const ratioCell = (xs: readonly number[], base: readonly number[]): string =>
+  base.length === 0 ? "-" : ratio(roundRatio(xs, base));
+
+/** Median CPU seconds of `cpus` by process, and their sum. */
+function cpuCells(cpus: readonly Cpu[]): string[] {
+  const s = (pick: (c: Cpu) => number): string => `${(median(cpus.map(pick)) / 1000).toFixed(1)} s`;
+  return [
+    s((c) => c.engine),
+    s((c) => c.plugin),
+    s((c) => c.program),
+    s((c) => c.engine + c.plugin + c.program),
+  ];
+}
+
+/** Where the CPU of one size's operations went, by process, way by way. */
+function cpuTable(size: SizeRun): string {
+  const rows = size.ways.map((way) => {
+    const r = size.runs[way.name];
+    return [way.name, ...cpuCells(r.upCpu), ...cpuCells(r.previewCpu)];
+  });
+  return [
+    `CPU of the same operations by process (median of the rounds): the Pulumi CLI with its engine; the plugin (sampled every 50 ms, so up to 50 ms short); this process, i.e. the inline program's registrations and the sandbox answering the PUTs. On ${size.n.toLocaleString("en")} templates the machine's two cores are the limit, so CPU anywhere is wall time.`,
+    "",
+    table(
+      [
+        "way",
+        "up: engine",
+        "up: plugin",
+        "up: program + sandbox",
+        "up: all",
+        "preview: engine",
+        "preview: plugin",
+        "preview: program",
+        "preview: all",
+      ],
+      rows,
+    ),
+  ].join("\n");
+}
+
+/** Object keys in `value`, at every depth. */
+function keysIn(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce((k: number, v) => k + keysIn(v), 0);
+  if (typeof value !== "object" || value === null) return 0;
+  return Object.values(value).reduce((k: number, v) => k + 1 + keysIn(v), 0);
+}
+
+/**
+ * One resource of `way` in the last stack's `pulumi stack export`: its bytes, and the keys of its
+ * inputs and outputs. The engine rewrites the whole state after every step, and its Go serializer
+ * pays per key (a map built, sorted and encoded for each object) as well as per byte.
+ */
+async function statePerResource(way: Way, runs: Runs): Promise<{ bytes: number; keys: number }> {
+  if (runs.last === undefined) return { bytes: Number.NaN, keys: Number.NaN };
   const mine = (await exportedResources(runs.last)).filter((r) => r.type === way.type);
-  return mine.reduce((k, r) => k + Buffer.byteLength(JSON.stringify(r)), 0) / Math.max(mine.length, 1);
+  const per = (f: (r: Record<string, unknown>) => number): number =>
+    mine.reduce((k, r) => k + f(r), 0) / Math.max(mine.length, 1);
+  return {
+    bytes: per((r) => Buffer.byteLength(JSON.stringify(r))),
+    keys: per((r) => keysIn(r.inputs) + keysIn(r.outputs)),
+  };
 }
 
 /** The table of one size, from the rounds run so far. */
@@ -219,29 +342,30 @@ async function reportSize(size: SizeRun): Promise<string> {
   const { n, runs } = size;
   const floor = runs.floor;
   const dynamic = runs.dynamic;
-  const floorBytes = await statePerResource(size.ways[0] as Way, floor);
+  const floorState = await statePerResource(size.ways[0] as Way, floor);
   const rows: string[][] = [];
   for (const way of size.ways) {
     const r = runs[way.name];
-    const bytes = await statePerResource(way, r);
+    const state = await statePerResource(way, r);
     rows.push([
       way.name,
       `${ms(median(r.up))} (${r.up.map((x) => Math.round(x)).join(", ")})`,
       ratio(roundRatio(r.up, floor.up)),
-      ratio(roundRatio(r.up, dynamic.up)),
+      ratioCell(r.up, dynamic.up),
       `${ms(median(r.preview))} (${r.preview.map((x) => Math.round(x)).join(", ")})`,
       ratio(roundRatio(r.preview, floor.preview)),
-      ratio(roundRatio(r.preview, dynamic.preview)),
+      ratioCell(r.preview, dynamic.preview),
       `${((median(r.up) - median(floor.up)) / n).toFixed(1)} ms`,
       mib(r.peakKib),
-      kib(bytes),
-      ratio(bytes / floorBytes),
+      kib(state.bytes),
+      ratio(state.bytes / floorState.bytes),
+      `${state.keys.toFixed(0)} (${ratio(state.keys / floorState.keys)})`,
     ]);
   }
   return [
     `### pulumi up and preview of ${n} templates x 10 records: release binary, npm plugin, dynamic resources, engine floor`,
     "",
-    `${size.rounds} round(s) of ${roundsOf(n)}. Each round: a create (up) on a fresh stack, then a preview with nothing to change, way after way, each round led by another way. Times: median, runs in brackets (in round order). Ratios: the median of each round's ratio to the same round's floor (or dynamic resources). Peak RSS: the provider's plugin process over up and preview (VmHWM, sampled every 50 ms), the largest of the rounds. State: bytes of one resource in \`pulumi stack export\`.`,
+    `${size.rounds} round(s) of ${roundsOf(n)}. Each round: a create (up) on a fresh stack, then a preview with nothing to change, way after way, each round led by another way. Times: median, runs in brackets (in round order). Ratios: the median of each round's ratio to the same round's floor (or dynamic resources). Peak RSS: the provider's plugin process over up and preview (VmHWM, sampled every 50 ms), the largest of the rounds. State: bytes of one resource in \`pulumi stack export\`, and the keys of its inputs and outputs at every depth.`,
     "",
     table(
       [
@@ -256,15 +380,19 @@ async function reportSize(size: SizeRun): Promise<string> {
         "plugin peak RSS",
         "state per resource",
         "state / floor",
+        "state keys per resource (/ floor)",
       ],
       rows,
     ),
+    "",
+    cpuTable(size),
   ].join("\n");
 }
 
 /** Issue 31's target at the largest size: the binary at or below the dynamic floor, met or not, with its figures. */
 function targetLine(size: SizeRun): string {
   const { runs, n } = size;
+  if (runs.binary.up.length === 0) return "Target: the binary was left out of this run (`--ways`).";
   const up = roundRatio(runs.binary.up, runs.floor.up);
   const preview = roundRatio(runs.binary.preview, runs.floor.preview);
   const upDyn = roundRatio(runs.binary.up, runs.dynamic.up);
@@ -273,13 +401,20 @@ function targetLine(size: SizeRun): string {
   return [
     `**Target at ${n.toLocaleString("en")} (${size.rounds} round(s)): the binary at or below the dynamic floor.**`,
     `Against the engine floor (= the dynamic floor, the strict reading): up ${ratio(up)} (${ms(median(runs.binary.up))} vs ${ms(median(runs.floor.up))}): **${verdict(up)}**; preview ${ratio(preview)} (${ms(median(runs.binary.preview))} vs ${ms(median(runs.floor.preview))}): **${verdict(preview)}**.`,
-    `Against the dynamic resources (the lenient reading): up ${ratio(upDyn)}: **${verdict(upDyn)}**; preview ${ratio(previewDyn)}: **${verdict(previewDyn)}**.`,
+    runs["state floor"].up.length === 0
+      ? "The state floor was left out of this run (`--ways`)."
+      : `Against the state floor (the engine's cost of the same state, no provider work): up ${ratio(roundRatio(runs.binary.up, runs["state floor"].up))}, preview ${ratio(roundRatio(runs.binary.preview, runs["state floor"].preview))}.`,
+    runs.dynamic.up.length === 0
+      ? "The dynamic resources were left out of this run (`--ways`)."
+      : `Against the dynamic resources (the lenient reading): up ${ratio(upDyn)}: **${verdict(upDyn)}**; preview ${ratio(previewDyn)}: **${verdict(previewDyn)}**.`,
   ].join("\n");
 }
 
 /** What the results file says the two floors are. */
 const FLOORS = [
   "**The engine floor** (`floor`): n `EngineFloor` resources (test/fixtures/engine-floor), a dynamic resource whose provider echoes its inputs (the same 10 records per resource) and sends no request, run by Pulumi's Node dynamic-provider host (`@pulumi/pulumi/cmd/dynamic-provider`) from the same installed SDK. It measures what every provider of this stack pays whatever it does: the Go engine's steps and its checkpoint writes (the file backend rewrites the whole state after each step), the program's resource registrations through the Node SDK, and one plugin process's gRPC round trips and protobuf (de)serialization of the inputs, with no provider work.",
+  "",
+  "**The state floor** (`state floor`): the same `EngineFloor`, given the checked inputs DnsTemplateRecords stores (records keyed `name/type`, settings with their defaults) and adding to its outputs what DnsTemplateRecords adds (an id per record, the plan's summary, the API's URL): the state of the real resource, checked equal to it (its inputs, from the export), with no provider work. The engine rewrites the whole state after every step and its Go serializer pays per key as well as per byte, so the floor's echo of 10 records in an array is cheaper to store than a resource whose outputs hold its records keyed and their ids; this way tells that cost of the state from the provider's own.",
   "",
   "**The dynamic floor** (issue 31's target): the same measurement. A dynamic resource can only reach the engine through the dynamic-provider host, so the `EngineFloor` stack is the least any dynamic resource costs: the dynamic path's floor. The binary does not go through that host (it serves the ResourceProvider gRPC itself, and its state stores no `__provider`), so it can go below it. The target is read strictly: binary / engine floor at most 1.00x. The lenient reading, the binary at or below the package's dynamic resources (`dynamic`), is given beside it.",
 ].join("\n");
@@ -384,6 +519,7 @@ async function writeResults(
 
 async function main(): Promise<void> {
   if (
+    ![...CHOSEN].every(isWay) ||
     SIZES.some((n) => !Number.isInteger(n) || n < 1) ||
     ![ROUNDS, ROUNDS_LARGE, START_RUNS].every((x) => Number.isInteger(x) && x >= 1)
   ) {

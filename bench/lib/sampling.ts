@@ -28,10 +28,20 @@ export interface Sampled<T> {
   readonly result: T;
   /** The largest VmHWM (KiB) of any plugin process seen. */
   readonly peakKib: number;
+  /** CPU milliseconds of the plugin processes seen, at their last sample (up to 50 ms short of their end). */
+  readonly pluginCpuMs: number;
+}
+
+/** User and system CPU (ms) of process `pid` so far, from `/proc/<pid>/stat` (clock ticks of 1/100 s). */
+function processCpuMs(pid: string): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /**
- * Samples the peak resident set (VmHWM) of the plugin processes every 50 ms while `work` runs.
+ * Samples the peak resident set (VmHWM) and the CPU time of the plugin processes every 50 ms while
+ * `work` runs.
  *
  * @param match what the plugin's command line holds (default: the dynamic-provider host)
  */
@@ -41,11 +51,13 @@ export async function withPeakMemory<T>(
   match?: string,
 ): Promise<Sampled<T>> {
   let peakKib = 0;
+  const cpuByPid = new Map<string, number>();
   const sample = (): void => {
     for (const pid of providerProcesses(backendDir, match)) {
       try {
         const hwm = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
         if (hwm) peakKib = Math.max(peakKib, Number(hwm[1]));
+        cpuByPid.set(pid, processCpuMs(pid));
       } catch {
         // ended between listing and reading
       }
@@ -55,7 +67,8 @@ export async function withPeakMemory<T>(
   try {
     const result = await work();
     sample();
-    return { result, peakKib };
+    const pluginCpuMs = [...cpuByPid.values()].reduce((a, b) => a + b, 0);
+    return { result, peakKib, pluginCpuMs };
   } finally {
     clearInterval(timer);
   }

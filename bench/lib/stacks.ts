@@ -8,9 +8,9 @@ import * as os from "node:os";
 import * as path from "node:path";
 import type { ConfigMap, ProjectSettings, PulumiFn, Stack } from "@pulumi/pulumi/automation/index.js";
 import { automation, domainapi, EngineFloor, workRoot } from "./package.ts";
-import { resourceRecords, templateOf } from "./templates.ts";
+import { checkedInputsOf, resourceRecords, templateOf } from "./templates.ts";
 
-export { resourceRecords, templateOf };
+export { checkedInputsOf, resourceRecords, templateOf };
 
 /** A stack and the directories it owns. */
 export interface BenchStack {
@@ -33,6 +33,17 @@ export function recordsProgram(n: number): PulumiFn {
 export function floorProgram(n: number): PulumiFn {
   return async () => {
     for (let i = 0; i < n; i++) new EngineFloor(`r${i}`, { records: resourceRecords(i) });
+    return {};
+  };
+}
+
+/**
+ * `n` EngineFloor resources given the checked inputs DnsTemplateRecords stores, whose outputs then
+ * add what it adds (ids, plan, URL): the engine's cost of the same state, with no provider work.
+ */
+export function stateFloorProgram(n: number): PulumiFn {
+  return async () => {
+    for (let i = 0; i < n; i++) new EngineFloor(`r${i}`, checkedInputsOf(i));
     return {};
   };
 }

@@ -9,7 +9,7 @@ import type { RecordArgs } from "./records.ts";
 export function resourceRecords(i: number): RecordArgs[] {
   return [
     { name: "@", type: "A", content: `192.0.2.${(i % 250) + 1}` },
-    { name: "@", type: "AAAA", content: `2001:db8::${i.toString(16)}` },
+    { name: "@", type: "AAAA", content: `2001:db8::${(i + 1).toString(16)}` },
     { name: "@", type: "MX", content: "mx1.example.net", priority: 10 },
     { name: "@", type: "MX", content: "mx2.example.net", priority: 20 },
     { name: "@", type: "TXT", content: `v=spf1 include:_spf${i}.example.net -all` },
@@ -24,4 +24,27 @@ export function resourceRecords(i: number): RecordArgs[] {
 /** The template id of benchmark resource `i`. */
 export function templateOf(i: number): string {
   return `bench-${String(i).padStart(4, "0")}`;
+}
+
+/**
+ * The checked inputs DnsTemplateRecords stores for benchmark resource `i` (settings with their
+ * defaults, records keyed `name/type`, or `name/type/content` where two share a name and type):
+ * the inputs of the "state floor", which stores the same state as the real resource. The
+ * benchmark checks them against the real resource's exported inputs, so a change of the key scheme
+ * cannot make the two drift apart unseen.
+ */
+export function checkedInputsOf(i: number): Record<string, unknown> {
+  const records = resourceRecords(i);
+  const shared = (r: RecordArgs): boolean =>
+    records.filter((o) => o.name === r.name && o.type === r.type).length > 1;
+  const keyed = records.map((r) => [
+    shared(r) ? `${r.name}/${r.type}/${r.content}` : `${r.name}/${r.type}`,
+    r,
+  ]);
+  return {
+    purge: true,
+    records: Object.fromEntries(keyed),
+    safetyThreshold: { maxChangePercent: 30, minExistingRecords: 10 },
+    templateId: templateOf(i),
+  };
 }
