@@ -13,12 +13,13 @@ import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { PartialFailure } from "../host/partialFailure";
+import { markSecretSettings, type Props, plain } from "../host/secretValues";
 import { diffProviderInputs, providerInputFailures, settingsSourceOf } from "../host/session";
 import { delivered } from "../log";
 import { configureProvider, functionOperations, resourceOperations as opsOf } from "../operations";
 import { changedProperties, detailedDiff, engineKind } from "../propertyDiff";
 import { SECRET_RECORDS_INPUT } from "../records/masking";
-import { markSecretSettings, markSecrets, type Props, plain, secretRecordMarks } from "./secrets";
+import { markSecrets, secretRecordMarks } from "../records/secretMarks";
 
 const { DIFF_SOME, DIFF_NONE, DIFF_UNKNOWN } = pb.DiffResponse.DiffChanges;
 const toJs = (s: Struct | undefined): Props => (s?.toJavaScript() ?? {}) as Props;

@@ -68,7 +68,7 @@ export type PlannedRequest =
 /** A PATCH of a plan. */
 export type PlannedPatch = Extract<PlannedRequest, { method: "PATCH" }>;
 
-/** How a correction writes each value of a record (records/secrets.ts: a secret as `[secret]`). */
+/** How a correction writes each value of a record (records/masking.ts: a secret as `[secret]`). */
 export type ShowValue = (value: string | number) => string;
 
 /** `~ MODIFY @ MX mx1.example.net priority 10 -> 20`: what changes, and what identifies the record. */

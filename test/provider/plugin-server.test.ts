@@ -11,8 +11,8 @@ import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isSecret, secret } from "../../provider/host/secretValues";
 import { TOKENS } from "../../provider/manifest";
-import { isSecret, secret } from "../../provider/plugin/secrets";
 import { resourceProviderServer } from "../../provider/plugin/server";
 import { API_KEY, useSandbox } from "../../sandbox/test/helpers";
 

@@ -4,22 +4,16 @@
  */
 import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../provider/host/engine";
+import { isSecret, markSecretSettings, plain, secret } from "../../provider/host/secretValues";
 import {
   diffProviderInputs,
   providerInputFailures,
   settingsSourceOf,
   settingsText,
 } from "../../provider/host/session";
-import {
-  isSecret,
-  markSecretSettings,
-  markSecrets,
-  plain,
-  secret,
-  secretRecordMarks,
-} from "../../provider/plugin/secrets";
 import { detailedDiff } from "../../provider/propertyDiff";
 import * as records from "../../provider/records/provider";
+import { markSecrets, secretRecordMarks } from "../../provider/records/secretMarks";
 import { decodeInputs, decodeOutputs } from "../../provider/records/state";
 import * as restore from "../../provider/restore/provider";
 
