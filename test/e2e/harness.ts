@@ -21,6 +21,7 @@ import type * as Automation from "@pulumi/pulumi/automation";
 import { type Sandbox, type SandboxOptions, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll } from "vitest";
 import * as links from "../../scripts/link-package.ts";
+import { readResultsFromFiles } from "./backend-reads";
 
 const execFileAsync = promisify(execFile);
 
@@ -201,6 +202,8 @@ export async function createTestStack(options: TestStackOptions): Promise<TestSt
   ]);
   // One `pulumi config set-all` for every value (secrets encrypted as `config set --secret` does).
   if (config.length > 0) await stack.setAllConfig(Object.fromEntries(config));
+  // The outputs and summary of an operation come from the backend's files, not three more CLI runs.
+  readResultsFromFiles(stack, backendDir, project);
 
   const log: string[] = [];
   async function run<T extends { stdout: string; stderr: string }>(

@@ -1,0 +1,52 @@
+/**
+ * The harness reads an operation's outputs and summary from the file backend (backend-reads.ts)
+ * instead of running the CLI three more times: what it reads must be what the CLI answers.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { expect, it } from "vitest";
+import { readLatestUpdate, readStackOutputs } from "./backend-reads";
+import { createTestStack, requireFromWork, useStacks } from "./harness";
+
+const stacks = useStacks();
+
+it("outputs and the last update's summary read from the backend's files are what the CLI answers", async () => {
+  const sdk = requireFromWork<typeof pulumi>("@pulumi/pulumi");
+  let withSecret = false;
+  const s = await createTestStack({
+    project: "reads",
+    config: { greeting: "hello" },
+    program: async () => ({
+      count: 3,
+      nested: { list: [1, "two", { three: true }], empty: null },
+      text: "plain",
+      ...(withSecret ? { hidden: sdk.secret("s3cr3t"), inside: { deep: sdk.secret("x") } } : {}),
+    }),
+  });
+  stacks.push(s);
+  const where = { backendDir: s.backendDir, project: "reads", stack: s.stack.name };
+  const cliOutputs = () => s.stack.workspace.stackOutputs(s.stack.name);
+  const cliSummary = async () => (await s.stack.history(1, 1, true))[0];
+
+  // Plain outputs: read from the checkpoint, equal to the CLI's, and what up returns.
+  const first = await s.up();
+  expect(readStackOutputs(where)).toEqual(await cliOutputs());
+  expect(first.outputs).toEqual(await cliOutputs());
+  expect(first.outputs.count).toEqual({ value: 3, secret: false });
+  // The summary of the update just made (not an older one), config included when it is plain.
+  const read = readLatestUpdate(where);
+  expect({ ...read, config: read?.config }).toEqual(await cliSummary());
+  expect(first.summary.resourceChanges).toEqual({ create: 1 });
+
+  // A secret among the outputs: the file holds only ciphertext, so the CLI answers.
+  withSecret = true;
+  await s.stack.setConfig("token", { value: "t0ken", secret: true });
+  const second = await s.up();
+  expect(readStackOutputs(where)).toBeUndefined();
+  expect(second.outputs).toEqual(await cliOutputs());
+  expect(second.outputs.hidden).toEqual({ value: "s3cr3t", secret: true });
+  expect(second.summary.resourceChanges).toEqual({ same: 1 });
+  const { config: _config, ...rest } = (await cliSummary()) ?? {};
+  expect({ ...readLatestUpdate(where) }).toMatchObject(rest);
+  // Its config holds a secret now, which only the CLI can decrypt: reading it says so.
+  expect(() => readLatestUpdate(where)?.config).toThrow(/stack\.history\(\)/);
+});
