@@ -4,18 +4,27 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { expect, it } from "vitest";
-import { readLatestUpdate, readStackOutputs } from "./backend-reads";
-import { createTestStack, requireFromWork, useStacks } from "./harness";
+import { readDeployment, readLatestUpdate, readStackOutputs } from "./backend-reads";
+import { createTestStack, domainapi, requireFromWork, useSandbox, useStacks } from "./harness";
+import { API_KEY } from "./records-helpers";
 
+const sandbox = useSandbox({ apiKey: API_KEY });
 const stacks = useStacks();
 
-it("outputs and the last update's summary read from the backend's files are what the CLI answers", async () => {
+it("outputs, the last update's summary and the deployment read from the backend's files are what the CLI answers", async () => {
   const sdk = requireFromWork<typeof pulumi>("@pulumi/pulumi");
   let withSecret = false;
   const s = await createTestStack({
     project: "reads",
-    config: { greeting: "hello" },
+    // The key from the environment: the config stays plain, so the summary's config can be read.
+    config: { greeting: "hello", "domainapi:baseUrl": sandbox.url },
+    env: { DOMAINAPI_API_KEY: API_KEY },
     program: async () => ({
+      // A custom resource in the deployment, with its inputs and outputs.
+      ids: new (domainapi().DnsTemplateRecords)("web", {
+        templateId: "tpl-1",
+        records: [{ name: "www", type: "A", content: "192.0.2.1" }],
+      }).recordIds,
       count: 3,
       nested: { list: [1, "two", { three: true }], empty: null },
       text: "plain",
@@ -35,7 +44,11 @@ it("outputs and the last update's summary read from the backend's files are what
   // The summary of the update just made (not an older one), config included when it is plain.
   const read = readLatestUpdate(where);
   expect({ ...read, config: read?.config }).toEqual(await cliSummary());
-  expect(first.summary.resourceChanges).toEqual({ create: 1 });
+  expect(first.summary.resourceChanges).toEqual({ create: 2 });
+  // The deployment: what `pulumi stack export --show-secrets` prints.
+  const cliDeployment = await s.stack.workspace.exportStack(s.stack.name);
+  expect(readDeployment(where)).toEqual(cliDeployment);
+  expect(await s.exportState()).toEqual(cliDeployment);
 
   // A secret among the outputs: the file holds only ciphertext, so the CLI answers.
   withSecret = true;
@@ -44,7 +57,9 @@ it("outputs and the last update's summary read from the backend's files are what
   expect(readStackOutputs(where)).toBeUndefined();
   expect(second.outputs).toEqual(await cliOutputs());
   expect(second.outputs.hidden).toEqual({ value: "s3cr3t", secret: true });
-  expect(second.summary.resourceChanges).toEqual({ same: 1 });
+  expect(second.summary.resourceChanges).toEqual({ same: 2 });
+  expect(readDeployment(where)).toBeUndefined();
+  expect(await s.exportState()).toEqual(await s.stack.workspace.exportStack(s.stack.name));
   const { config: _config, ...rest } = (await cliSummary()) ?? {};
   expect({ ...readLatestUpdate(where) }).toMatchObject(rest);
   // Its config holds a secret now, which only the CLI can decrypt: reading it says so.

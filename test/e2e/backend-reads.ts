@@ -4,7 +4,8 @@
  * After every `up`, the Automation API runs `pulumi stack output` twice (masked, then with
  * secrets) and `pulumi stack history` once, and after `refresh` and `destroy` the history again:
  * three CLI starts that cost as much as the `up` itself on a loaded machine, to read two files
- * the CLI has just written. The harness answers those reads from the files where they hold the
+ * the CLI has just written. The tests' checks of the state (`pulumi stack export`) read the same
+ * checkpoint. The harness answers those reads from the files where they hold the
  * whole answer in plain text, and leaves them to the CLI where they do not (a secret or any other
  * special value among the outputs, a stack file it cannot find).
  */
@@ -53,6 +54,18 @@ export function readStackOutputs(where: StackFiles): Automation.OutputMap | unde
   const outputs = root?.outputs ?? {};
   if (holdsSpecialValue(outputs)) return undefined;
   return Object.fromEntries(Object.entries(outputs).map(([key, value]) => [key, { value, secret: false }]));
+}
+
+/**
+ * The stack's deployment as `pulumi stack export --show-secrets` gives it, read from its checkpoint;
+ * undefined where only the CLI can answer (a secret or other special value in it, no stack file).
+ */
+export function readDeployment(where: StackFiles): Automation.Deployment | undefined {
+  const file = path.join(where.backendDir, ".pulumi", "stacks", where.project, `${where.stack}.json`);
+  const state = readJson(file) as { version?: number; checkpoint?: { latest?: unknown } } | undefined;
+  const latest = state?.checkpoint?.latest;
+  if (state === undefined || latest === undefined || holdsSpecialValue(latest)) return undefined;
+  return { version: state.version ?? 3, deployment: latest };
 }
 
 /** One update as the file backend records it in `.pulumi/history/<project>/<stack>/`. */
@@ -120,13 +133,19 @@ export function readLatestUpdate(where: StackFiles): Automation.UpdateSummary | 
 
 /**
  * Makes `stack.outputs()` and `stack.info()` (which `up`, `refresh` and `destroy` call when the
- * CLI has finished) read the backend's files where they can, and ask the CLI where they cannot.
+ * CLI has finished) and `stack.exportStack()` read the backend's files where they can, and ask the
+ * CLI where they cannot.
  */
 export function readResultsFromFiles(stack: Automation.Stack, backendDir: string, project: string): void {
   const where = { backendDir, project, stack: stack.name.split("/").pop() ?? stack.name };
-  const viaCli = { outputs: stack.outputs.bind(stack), info: stack.info.bind(stack) };
+  const viaCli = {
+    outputs: stack.outputs.bind(stack),
+    info: stack.info.bind(stack),
+    exportStack: stack.exportStack.bind(stack),
+  };
   Object.assign(stack, {
     outputs: async () => readStackOutputs(where) ?? viaCli.outputs(),
     info: async (showSecrets?: boolean) => readLatestUpdate(where) ?? viaCli.info(showSecrets),
+    exportStack: async () => readDeployment(where) ?? viaCli.exportStack(),
   });
 }
