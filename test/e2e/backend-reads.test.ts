@@ -4,8 +4,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { expect, it } from "vitest";
-import { readDeployment, readLatestUpdate, readStackOutputs } from "./backend-reads";
-import { createTestStack, domainapi, requireFromWork, useSandbox, useStacks } from "./harness";
+import { readDeployment, readLatestUpdate, readStackOutputs, readStateResources } from "./backend-reads";
+import { createTestStack, domainapi, requireFromWork, typeToken, useSandbox, useStacks } from "./harness";
 import { API_KEY } from "./records-helpers";
 
 const sandbox = useSandbox({ apiKey: API_KEY });
@@ -59,7 +59,17 @@ it("outputs, the last update's summary and the deployment read from the backend'
   expect(second.outputs.hidden).toEqual({ value: "s3cr3t", secret: true });
   expect(second.summary.resourceChanges).toEqual({ same: 2 });
   expect(readDeployment(where)).toBeUndefined();
-  expect(await s.exportState()).toEqual(await s.stack.workspace.exportStack(s.stack.name));
+  const exported = await s.stack.workspace.exportStack(s.stack.name);
+  expect(await s.exportState()).toEqual(exported);
+  // The program's resource holds no secret: read from the file, it is what the export holds.
+  const all = (exported.deployment as { resources: { type: string }[] }).resources;
+  const records = all.filter((r) => r.type === typeToken("DnsTemplateRecords"));
+  expect(records).toHaveLength(1);
+  expect(readStateResources(where, typeToken("DnsTemplateRecords"))).toEqual(records);
+  expect(await s.resources(typeToken("DnsTemplateRecords"))).toEqual(records);
+  // All of them include the stack's secret outputs: the CLI answers.
+  expect(readStateResources(where)).toBeUndefined();
+  expect(await s.resources()).toEqual(all);
   const { config: _config, ...rest } = (await cliSummary()) ?? {};
   expect({ ...readLatestUpdate(where) }).toMatchObject(rest);
   // Its config holds a secret now, which only the CLI can decrypt: reading it says so.

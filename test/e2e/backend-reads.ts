@@ -17,7 +17,7 @@ import type * as Automation from "@pulumi/pulumi/automation";
 const SPECIAL_SIGNATURE = "4dabf18193072939515e22adb298388d";
 
 /** Where a project's stack lives in a file backend (project-scoped layout, the default). */
-interface StackFiles {
+export interface StackFiles {
   backendDir: string;
   project: string;
   stack: string;
@@ -66,6 +66,24 @@ export function readDeployment(where: StackFiles): Automation.Deployment | undef
   const latest = state?.checkpoint?.latest;
   if (state === undefined || latest === undefined || holdsSpecialValue(latest)) return undefined;
   return { version: state.version ?? 3, deployment: latest };
+}
+
+/**
+ * The resources of the stack's deployment (those of type `type`, or all), as `pulumi stack export
+ * --show-secrets` gives them; undefined where only the CLI can answer (a secret or other special
+ * value in one of them, no stack file). A stack whose key is a secret of its config holds it in
+ * its default provider's inputs, so reading the program's own resources is the common cheap case.
+ */
+export function readStateResources<T extends { type: string }>(
+  where: StackFiles,
+  type?: string,
+): T[] | undefined {
+  const file = path.join(where.backendDir, ".pulumi", "stacks", where.project, `${where.stack}.json`);
+  const state = readJson(file) as { checkpoint?: { latest?: { resources?: T[] } } } | undefined;
+  if (state?.checkpoint?.latest === undefined) return undefined;
+  const all = state.checkpoint.latest.resources ?? [];
+  const selected = type === undefined ? all : all.filter((r) => r.type === type);
+  return holdsSpecialValue(selected) ? undefined : selected;
 }
 
 /** One update as the file backend records it in `.pulumi/history/<project>/<stack>/`. */
@@ -131,13 +149,17 @@ export function readLatestUpdate(where: StackFiles): Automation.UpdateSummary | 
   }) as Automation.UpdateSummary;
 }
 
+/** Where `stack` of `project` lives in the file backend at `backendDir`. */
+export function stackFiles(stack: Automation.Stack, backendDir: string, project: string): StackFiles {
+  return { backendDir, project, stack: stack.name.split("/").pop() ?? stack.name };
+}
+
 /**
  * Makes `stack.outputs()` and `stack.info()` (which `up`, `refresh` and `destroy` call when the
  * CLI has finished) and `stack.exportStack()` read the backend's files where they can, and ask the
  * CLI where they cannot.
  */
-export function readResultsFromFiles(stack: Automation.Stack, backendDir: string, project: string): void {
-  const where = { backendDir, project, stack: stack.name.split("/").pop() ?? stack.name };
+export function readResultsFromFiles(stack: Automation.Stack, where: StackFiles): void {
   const viaCli = {
     outputs: stack.outputs.bind(stack),
     info: stack.info.bind(stack),
