@@ -46,7 +46,7 @@ import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { npm, type PackResult, packCheckout, packJson } from "../../scripts/lib/pack.ts";
 import { engineEnv, repoRoot, type StateResource, typeToken, useSandbox } from "./harness";
-import { yamlLanguageHost } from "./plugin-helpers";
+import { createProject, yamlLanguageHost, yamlProgram } from "./plugin-helpers";
 import { type RunResult, removeRunDirs, runProgramDir } from "./program-runner";
 import { API_KEY } from "./records-helpers";
 
@@ -189,13 +189,9 @@ function resolvedFrom(dir: string, name: string): string {
 const PLUGIN_KEY = "sdk-range-key-7a3e";
 
 /** The YAML program of the plugin's npm path: an explicit provider, a template, a contacts lookup. */
-const PLUGIN_PROGRAM = `name: domainapi-sdk-range
-runtime: yaml
-plugins:
-  providers:
-    - name: domainapi
-      path: ./node_modules/pulumi-domainapi
-config:
+const PLUGIN_PROGRAM = yamlProgram(
+  "domainapi-sdk-range",
+  `config:
   baseUrl:
     type: string
   apiKey:
@@ -225,7 +221,8 @@ variables:
         provider: \${account}
 outputs:
   contactsTotal: \${contacts.total}
-`;
+`,
+);
 
 /**
  * The npm path of the provider plugin on the SDK installed in `program` (see the module comment):
@@ -242,26 +239,12 @@ async function expectPluginOnSdk(program: string): Promise<void> {
 
   const yamlBin = await yamlLanguageHost();
   const own = await startSandbox({ apiKey: PLUGIN_KEY, contacts: 5 });
-  fs.writeFileSync(path.join(program, "Pulumi.yaml"), PLUGIN_PROGRAM);
-  const backend = fs.mkdtempSync(path.join(os.tmpdir(), "domainapi-sdk-range-"));
-  const env: Record<string, string> = {
-    ...(process.env as Record<string, string>),
-    ...engineEnv(backend),
-    PATH: [yamlBin, process.env.PATH ?? ""].join(path.delimiter),
-  };
-  for (const key of Object.keys(env)) if (key.startsWith("DOMAINAPI_")) delete env[key];
-  const pulumi = async (...args: string[]) =>
-    (
-      await execFileAsync("pulumi", [...args, "--non-interactive"], {
-        cwd: program,
-        env,
-        maxBuffer: 64 << 20,
-      })
-    ).stdout;
+  // The program's own install: nothing linked over it, and the directory stays after clean-up.
+  const project = createProject({ "Pulumi.yaml": PLUGIN_PROGRAM }, [yamlBin], { dir: program, link: false });
+  const pulumi = async (...args: string[]) => (await project.pulumi(args)).stdout;
   try {
     await pulumi("stack", "init", "dev");
-    await pulumi("config", "set", "baseUrl", own.url);
-    await pulumi("config", "set", "--secret", "apiKey", PLUGIN_KEY);
+    await project.setConfig({ plain: { baseUrl: own.url }, secret: { apiKey: PLUGIN_KEY } });
     await pulumi("up", "--yes");
     expect(own.templateRecords("web")?.map((r) => r.content)).toEqual(["192.0.2.7"]);
     const outputs = JSON.parse(await pulumi("stack", "output", "--json")) as { contactsTotal?: number };
@@ -269,7 +252,7 @@ async function expectPluginOnSdk(program: string): Promise<void> {
     await pulumi("destroy", "--yes");
     expect(own.templateRecords("web")).toEqual([]);
   } finally {
-    fs.rmSync(backend, { recursive: true, force: true });
+    project.cleanup();
     await own.close();
   }
 }

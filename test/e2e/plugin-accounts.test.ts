@@ -10,7 +10,13 @@
 import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestStack, domainapi, type TestStack } from "./harness";
-import { createProject, type Project, requireBuiltPlugin, yamlLanguageHost } from "./plugin-helpers";
+import {
+  createProject,
+  type Project,
+  requireBuiltPlugin,
+  yamlLanguageHost,
+  yamlProgram,
+} from "./plugin-helpers";
 
 const KEY_ONE = "accounts-one-key-5d2a";
 const KEY_TWO = "accounts-two-key-9e4b";
@@ -24,13 +30,9 @@ afterAll(async () => {
   await Promise.all([one?.close(), two?.close()]);
 });
 
-const PROGRAM = `name: domainapi-accounts
-runtime: yaml
-plugins:
-  providers:
-    - name: domainapi
-      path: ./node_modules/pulumi-domainapi
-config:
+const PROGRAM = yamlProgram(
+  "domainapi-accounts",
+  `config:
   baseUrl:
     type: string
   apiKey:
@@ -54,7 +56,8 @@ resources:
         - { name: "@", type: TXT, content: "v=spf1 -all" }
     options:
       provider: \${account}
-`;
+`,
+);
 
 describe("through the plugin, a provider's new baseUrl", () => {
   let project: Project;
@@ -72,8 +75,7 @@ describe("through the plugin, a provider's new baseUrl", () => {
       printed.push(stdout, stderr);
       return stdout;
     };
-    await run(["config", "set", "baseUrl", one.url]);
-    await run(["config", "set", "--secret", "apiKey", KEY_ONE]);
+    await project.setConfig({ plain: { baseUrl: one.url }, secret: { apiKey: KEY_ONE } });
     await run(["up", "--yes"]);
     expect(
       one
@@ -82,8 +84,7 @@ describe("through the plugin, a provider's new baseUrl", () => {
         .sort(),
     ).toEqual(["192.0.2.1", "v=spf1 -all"]);
 
-    await run(["config", "set", "baseUrl", two.url]);
-    await run(["config", "set", "--secret", "apiKey", KEY_TWO]);
+    await project.setConfig({ plain: { baseUrl: two.url }, secret: { apiKey: KEY_TWO } });
     const preview = await run(["preview"]);
     expect(preview).toMatch(/\+-\s+domainapi:index:DnsTemplateRecords\s+web\s+replace/);
     await run(["up", "--yes"]);

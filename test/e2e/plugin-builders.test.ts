@@ -7,17 +7,19 @@
  */
 import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createProject, type Project, requireBuiltPlugin, yamlLanguageHost } from "./plugin-helpers";
+import {
+  createProject,
+  type Project,
+  requireBuiltPlugin,
+  yamlLanguageHost,
+  yamlProgram,
+} from "./plugin-helpers";
 
 const API_KEY = "builders-key-5e8a1c";
 
-const PROGRAM = `name: domainapi-builders
-runtime: yaml
-plugins:
-  providers:
-    - name: domainapi
-      path: ./node_modules/pulumi-domainapi
-config:
+const PROGRAM = yamlProgram(
+  "domainapi-builders",
+  `config:
   spfAll:
     type: string
     default: softfail
@@ -58,7 +60,8 @@ resources:
 outputs:
   spfLookups: \${spf.lookups}
   spfLookupTerms: \${spf.lookupTerms}
-`;
+`,
+);
 
 describe("the record builders through the plugin, from a YAML program", () => {
   let sandbox: Sandbox;
@@ -70,8 +73,10 @@ describe("the record builders through the plugin, from a YAML program", () => {
     sandbox = await startSandbox({ apiKey: API_KEY });
     project = createProject({ "Pulumi.yaml": PROGRAM }, [yamlBin]);
     await project.pulumi(["stack", "init", "dev"]);
-    await project.pulumi(["config", "set", "domainapi:baseUrl", sandbox.url]);
-    await project.pulumi(["config", "set", "--secret", "domainapi:apiKey", API_KEY]);
+    await project.setConfig({
+      plain: { "domainapi:baseUrl": sandbox.url },
+      secret: { "domainapi:apiKey": API_KEY },
+    });
   }, 600_000);
 
   afterAll(async () => {

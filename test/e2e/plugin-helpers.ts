@@ -28,6 +28,21 @@ export async function yamlLanguageHost(): Promise<string> {
   return stdout.trim();
 }
 
+/**
+ * A Pulumi YAML program named `name` that runs the provider plugin from the package installed in
+ * (or linked into) the project's `node_modules`, as the README tells a YAML user to: the head every
+ * plugin test shares (`plugins.providers`), then `body` (config, resources, outputs).
+ */
+export function yamlProgram(name: string, body: string): string {
+  return `name: ${name}
+runtime: yaml
+plugins:
+  providers:
+    - name: domainapi
+      path: ./node_modules/pulumi-domainapi
+${body}`;
+}
+
 /** A project directory with the package linked in `node_modules/pulumi-domainapi`. */
 export interface Project {
   dir: string;
@@ -38,6 +53,11 @@ export interface Project {
     input?: string,
     extraEnv?: Record<string, string>,
   ): Promise<{ stdout: string; stderr: string }>;
+  /**
+   * Sets the stack's config in one `pulumi config set-all` (a CLI start per value costs as much as
+   * a small engine step): `plain` values as text, `secret` ones encrypted.
+   */
+  setConfig(values: { plain?: Record<string, string>; secret?: Record<string, string> }): Promise<void>;
   cleanup(): void;
 }
 
@@ -47,6 +67,11 @@ export interface ProjectOptions {
   link?: boolean;
   /** Variables that replace the inherited ones (PATH without Node, a PULUMI_HOME of its own). */
   env?: Record<string, string>;
+  /**
+   * An existing directory to write the files into (a program with its own install) instead of a
+   * fresh one; clean-up then leaves it, removing only the state backend.
+   */
+  dir?: string;
 }
 
 /**
@@ -59,7 +84,7 @@ export function createProject(
   extraPath: string[] = [],
   options: ProjectOptions = {},
 ): Project {
-  const dir = fs.mkdtempSync(path.join(workRoot, "plugin-"));
+  const dir = options.dir ?? fs.mkdtempSync(path.join(workRoot, "plugin-"));
   const backend = fs.mkdtempSync(path.join(os.tmpdir(), "domainapi-plugin-state-"));
   for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
   if (options.link !== false) linkPackage(dir);
@@ -71,7 +96,7 @@ export function createProject(
   };
   // Settings for the default provider must not leak in from the developer's shell.
   for (const key of Object.keys(env)) if (key.startsWith("DOMAINAPI_")) delete env[key];
-  return {
+  const project: Project = {
     dir,
     env,
     async pulumi(args, input, extraEnv = {}) {
@@ -91,9 +116,20 @@ export function createProject(
         throw new Error(`pulumi ${args.join(" ")} failed:\n${e.stdout ?? ""}\n${e.stderr ?? e.message}`);
       }
     },
+    async setConfig({ plain = {}, secret = {} }) {
+      const pairs = (flag: string, values: Record<string, string>) =>
+        Object.entries(values).flatMap(([key, value]) => [flag, `${key}=${value}`]);
+      await project.pulumi([
+        "config",
+        "set-all",
+        ...pairs("--plaintext", plain),
+        ...pairs("--secret", secret),
+      ]);
+    },
     cleanup() {
-      fs.rmSync(dir, { recursive: true, force: true });
+      if (options.dir === undefined) fs.rmSync(dir, { recursive: true, force: true });
       fs.rmSync(backend, { recursive: true, force: true });
     },
   };
+  return project;
 }

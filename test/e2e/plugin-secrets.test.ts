@@ -7,20 +7,22 @@
  */
 import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createProject, type Project, requireBuiltPlugin, yamlLanguageHost } from "./plugin-helpers";
+import {
+  createProject,
+  type Project,
+  requireBuiltPlugin,
+  yamlLanguageHost,
+  yamlProgram,
+} from "./plugin-helpers";
 
 const KEY = "plugin-secrets-key-7c1e";
 const MAIL_HOST = "MX1.Hidden-Relay.Example";
 const FIRST = "site-verification=Pk4Wz8Rt2Nq6";
 const SECOND = "site-verification=Jd9Lm3Xc5Bv1";
 
-const PROGRAM = `name: domainapi-plugin-secrets
-runtime: yaml
-plugins:
-  providers:
-    - name: domainapi
-      path: ./node_modules/pulumi-domainapi
-config:
+const PROGRAM = yamlProgram(
+  "domainapi-plugin-secrets",
+  `config:
   baseUrl:
     type: string
   apiKey:
@@ -49,7 +51,8 @@ resources:
         - { name: _verify, type: TXT, content: "\${token}" }
     options:
       provider: \${account}
-`;
+`,
+);
 
 /** Whether `text` shows any of the secrets, in any letter case. */
 function showsSecret(text: string): string | undefined {
@@ -72,10 +75,10 @@ describe("through the plugin, record values given as secrets", () => {
     sandbox = await startSandbox({ apiKey: KEY });
     project = createProject({ "Pulumi.yaml": PROGRAM }, [await yamlLanguageHost()]);
     await project.pulumi(["stack", "init", "dev"]);
-    await project.pulumi(["config", "set", "baseUrl", sandbox.url]);
-    await project.pulumi(["config", "set", "--secret", "apiKey", KEY]);
-    await project.pulumi(["config", "set", "--secret", "mailHost", MAIL_HOST]);
-    await project.pulumi(["config", "set", "--secret", "token", FIRST]);
+    await project.setConfig({
+      plain: { baseUrl: sandbox.url },
+      secret: { apiKey: KEY, mailHost: MAIL_HOST, token: FIRST },
+    });
   }, 600_000);
   afterAll(async () => {
     project?.cleanup();
