@@ -1,12 +1,12 @@
 /**
  * The order vitest starts test files in: longest first, across every project.
  *
- * All three projects run in one pool of two workers (the machine has two cores). vitest's own
- * order runs the projects one after another and, in a fresh clone (CI, whose `npm ci` removes the
+ * The end-to-end project runs in a pool of two workers (the machine has two cores); vitest runs it
+ * before the unit and sandbox projects, whose files mostly wait and so take four workers
+ * (vitest.config.mts). vitest's own order takes, in a fresh clone (CI, whose `npm ci` removes the
  * cache of earlier runs), the files of a project by size: a long end-to-end file started late ends
- * alone while the other worker idles, and the unit files, which could fill such gaps, all wait for
- * the last end-to-end file. Longest first (the classic LPT schedule) ends both workers close
- * together.
+ * alone while the other worker idles. Longest first (the classic LPT schedule) ends both workers
+ * close together.
  *
  * A file's expected duration comes from test/durations.json, committed so that CI and every
  * checkout run in the same order (refresh it with `node test/durations.mts` after a full run); a
