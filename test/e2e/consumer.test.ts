@@ -46,7 +46,7 @@ import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { npm, type PackResult, packCheckout, packJson } from "../../scripts/lib/pack.ts";
 import { engineEnv, repoRoot, type StateResource, typeToken, useSandbox } from "./harness";
-import { createProject, yamlLanguageHost, yamlProgram } from "./plugin-helpers";
+import { accountProgram, createProject, yamlLanguageHost } from "./plugin-helpers";
 import { type RunResult, removeRunDirs, runProgramDir } from "./program-runner";
 import { API_KEY } from "./records-helpers";
 
@@ -189,21 +189,8 @@ function resolvedFrom(dir: string, name: string): string {
 const PLUGIN_KEY = "sdk-range-key-7a3e";
 
 /** The YAML program of the plugin's npm path: an explicit provider, a template, a contacts lookup. */
-const PLUGIN_PROGRAM = yamlProgram(
-  "domainapi-sdk-range",
-  `config:
-  baseUrl:
-    type: string
-  apiKey:
-    type: string
-    secret: true
-resources:
-  account:
-    type: pulumi:providers:domainapi
-    properties:
-      apiKey: \${apiKey}
-      baseUrl: \${baseUrl}
-  web:
+const PLUGIN_PROGRAM = accountProgram("domainapi-sdk-range", {
+  rest: `  web:
     type: domainapi:index:DnsTemplateRecords
     properties:
       templateId: web
@@ -222,7 +209,7 @@ variables:
 outputs:
   contactsTotal: \${contacts.total}
 `,
-);
+});
 
 /**
  * The npm path of the provider plugin on the SDK installed in `program` (see the module comment):

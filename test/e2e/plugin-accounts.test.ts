@@ -11,11 +11,11 @@ import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestStack, domainapi, type TestStack } from "./harness";
 import {
+  accountProgram,
   createProject,
   type Project,
   requireBuiltPlugin,
   yamlLanguageHost,
-  yamlProgram,
 } from "./plugin-helpers";
 
 const KEY_ONE = "accounts-one-key-5d2a";
@@ -30,24 +30,12 @@ afterAll(async () => {
   await Promise.all([one?.close(), two?.close()]);
 });
 
-const PROGRAM = yamlProgram(
-  "domainapi-accounts",
-  `config:
-  baseUrl:
-    type: string
-  apiKey:
-    type: string
-    secret: true
-  www:
+const PROGRAM = accountProgram("domainapi-accounts", {
+  config: `  www:
     type: string
     default: 192.0.2.1
-resources:
-  account:
-    type: pulumi:providers:domainapi
-    properties:
-      apiKey: \${apiKey}
-      baseUrl: \${baseUrl}
-  web:
+`,
+  rest: `  web:
     type: domainapi:index:DnsTemplateRecords
     properties:
       templateId: web
@@ -57,7 +45,7 @@ resources:
     options:
       provider: \${account}
 `,
-);
+});
 
 describe("through the plugin, a provider's new baseUrl", () => {
   let project: Project;

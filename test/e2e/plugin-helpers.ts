@@ -43,6 +43,30 @@ plugins:
 ${body}`;
 }
 
+/**
+ * A {@link yamlProgram} with one explicit provider, `account`, made from the stack config's
+ * `baseUrl` and secret `apiKey`: `config` adds config entries after those two, `rest` follows the
+ * provider (the resources that name `provider: ${account}`, then variables and outputs).
+ */
+export function accountProgram(name: string, parts: { config?: string; rest: string }): string {
+  return yamlProgram(
+    name,
+    `config:
+  baseUrl:
+    type: string
+  apiKey:
+    type: string
+    secret: true
+${parts.config ?? ""}resources:
+  account:
+    type: pulumi:providers:domainapi
+    properties:
+      apiKey: \${apiKey}
+      baseUrl: \${baseUrl}
+${parts.rest}`,
+  );
+}
+
 /** A project directory with the package linked in `node_modules/pulumi-domainapi`. */
 export interface Project {
   dir: string;

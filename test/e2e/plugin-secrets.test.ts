@@ -8,11 +8,11 @@
 import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  accountProgram,
   createProject,
   type Project,
   requireBuiltPlugin,
   yamlLanguageHost,
-  yamlProgram,
 } from "./plugin-helpers";
 
 const KEY = "plugin-secrets-key-7c1e";
@@ -20,27 +20,15 @@ const MAIL_HOST = "MX1.Hidden-Relay.Example";
 const FIRST = "site-verification=Pk4Wz8Rt2Nq6";
 const SECOND = "site-verification=Jd9Lm3Xc5Bv1";
 
-const PROGRAM = yamlProgram(
-  "domainapi-plugin-secrets",
-  `config:
-  baseUrl:
-    type: string
-  apiKey:
-    type: string
-    secret: true
-  mailHost:
+const PROGRAM = accountProgram("domainapi-plugin-secrets", {
+  config: `  mailHost:
     type: string
     secret: true
   token:
     type: string
     secret: true
-resources:
-  account:
-    type: pulumi:providers:domainapi
-    properties:
-      apiKey: \${apiKey}
-      baseUrl: \${baseUrl}
-  web:
+`,
+  rest: `  web:
     type: domainapi:index:DnsTemplateRecords
     properties:
       templateId: web
@@ -52,7 +40,7 @@ resources:
     options:
       provider: \${account}
 `,
-);
+});
 
 /** Whether `text` shows any of the secrets, in any letter case. */
 function showsSecret(text: string): string | undefined {
