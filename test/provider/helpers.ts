@@ -4,7 +4,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { Sandbox } from "domainapi-sandbox";
-import { beforeAll } from "vitest";
+import { afterEach, beforeAll, beforeEach, vi } from "vitest";
 import { API_KEY as SANDBOX_KEY, useSandbox } from "../../sandbox/test/helpers";
 
 /** The text tests use as the engine's serialized provider; partial states must carry it. */
@@ -53,4 +53,26 @@ export function failurePath(failure: { property: string; reason: string }): stri
   return (
     /^records(?:\[\d+\]|\.[A-Za-z_$][\w$]*|\["(?:[^"\\]|\\.)*"\])*(?=: )/.exec(failure.reason)?.[0] ?? ""
   );
+}
+
+/**
+ * What the provider prints in a test, line by line: without an engine the SDK's `pulumi.log`
+ * prints to the console. Collected from each test's start; `said.length = 0` forgets what an
+ * earlier step of the test printed.
+ *
+ * @example
+ * const said = useConsoleLines();
+ */
+export function useConsoleLines(): string[] {
+  const said: string[] = [];
+  beforeEach(() => {
+    said.length = 0;
+    for (const method of ["log", "info", "warn", "error"] as const) {
+      vi.spyOn(console, method).mockImplementation((line: unknown) => {
+        said.push(String(line));
+      });
+    }
+  });
+  afterEach(() => vi.restoreAllMocks());
+  return said;
 }

@@ -4,27 +4,17 @@
  * command (a create: check, create; a change: check, diff, update), and every message is counted.
  * The plan is said once; each correction is said once as it is carried out, with its id.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import * as records from "../../../provider/records/provider";
-import { PROVIDER, useConfiguredSandbox } from "../helpers";
+import { PROVIDER, useConfiguredSandbox, useConsoleLines } from "../helpers";
 
 type Props = Record<string, unknown>;
 
 const sandbox = useConfiguredSandbox(records);
 
-let said: string[] = [];
+const said = useConsoleLines();
 
-beforeEach(() => {
-  sandbox.reset();
-  said = [];
-  for (const method of ["log", "info", "warn", "error"] as const) {
-    vi.spyOn(console, method).mockImplementation((line: unknown) => {
-      said.push(String(line));
-    });
-  }
-});
-
-afterEach(() => vi.restoreAllMocks());
+beforeEach(() => sandbox.reset());
 
 /** Every line said, one entry per line (a message of one request holds a line per correction). */
 function lines(): string[] {
@@ -75,7 +65,7 @@ describe("one announcement per operation", () => {
     const outs = { ...(created.outs as Props), __provider: PROVIDER };
     const wwwId = idOf("tpl-1", "www", www.content);
     const oldId = idOf("tpl-1", "old", old.content);
-    said = [];
+    said.length = 0;
 
     // The engine's calls for one `up` of the change: check, diff, update.
     const changed = [{ ...www, content: "192.0.2.9" }, spf, api];
@@ -103,7 +93,7 @@ describe("one announcement per operation", () => {
     const inputs = await checked({ templateId: "tpl-1", records: [www, old], purge: false });
     const created = await records.create(inputs);
     const ids = [idOf("tpl-1", "old", old.content), idOf("tpl-1", "www", www.content)];
-    said = [];
+    said.length = 0;
     await records.delete("tpl-1/x", { ...(created.outs as Props), __provider: PROVIDER });
     expect(times("- DELETE")).toBe(2);
     expect(lines()).toContain(`template tpl-1: - DELETE old TXT going (id ${ids[0]} removed)`);

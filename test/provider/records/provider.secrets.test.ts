@@ -4,27 +4,17 @@
  * called in the engine's order: no line holds the secret, every change is still said, the
  * template holds the real content, and the state keeps only the secret record's key.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import * as records from "../../../provider/records/provider";
-import { PROVIDER, useConfiguredSandbox } from "../helpers";
+import { PROVIDER, useConfiguredSandbox, useConsoleLines } from "../helpers";
 
 type Props = Record<string, unknown>;
 
 const sandbox = useConfiguredSandbox(records);
 
-let said: string[] = [];
+const said = useConsoleLines();
 
-beforeEach(() => {
-  sandbox.reset();
-  said = [];
-  for (const method of ["log", "info", "warn", "error"] as const) {
-    vi.spyOn(console, method).mockImplementation((line: unknown) => {
-      said.push(String(line));
-    });
-  }
-});
-
-afterEach(() => vi.restoreAllMocks());
+beforeEach(() => sandbox.reset());
 
 const SECRET = "tok-9f8e7d6c5b4a3921";
 const NEXT = "tok-0a1b2c3d4e5f6789";
@@ -71,7 +61,7 @@ describe("a record the program marked secret", () => {
       expect(lines().some((l) => l.includes("+ CREATE www A 192.0.2.1"))).toBe(true);
       expectNoSecret(SECRET);
 
-      said = [];
+      said.length = 0;
       const news = await checked(
         {
           templateId: "tpl-1",
@@ -90,7 +80,7 @@ describe("a record the program marked secret", () => {
       ).toHaveLength(2);
       expectNoSecret(SECRET, NEXT);
 
-      said = [];
+      said.length = 0;
       await records.delete("x", { ...(updated.outs as Props), __provider: PROVIDER });
       expect(lines().some((l) => l.includes("- DELETE _verify TXT [secret]"))).toBe(true);
       expectNoSecret(NEXT);
@@ -105,7 +95,7 @@ describe("a record the program marked secret", () => {
       secretRecords: ["1:content"],
     });
     const outs = { ...((await records.create(inputs)).outs as Props), __provider: PROVIDER };
-    said = [];
+    said.length = 0;
     // The program dropped the secret record: only the state knows it was secret.
     const news = await checked({ templateId: "tpl-1", records: [www], purge: false }, inputs);
     expect(news.secretRecords).toBeUndefined();
@@ -124,7 +114,7 @@ describe("a record the program marked secret", () => {
     const outs = { ...((await records.create(inputs)).outs as Props), __provider: PROVIDER };
     const gone = (sandbox.templateRecords("tpl-1") ?? []).find((r) => r.content === SECRET);
     sandbox.deleteRecord("tpl-1", gone?.record_id ?? "");
-    said = [];
+    said.length = 0;
     const news = await checked(
       {
         templateId: "tpl-1",
