@@ -104,7 +104,11 @@ export function toEngine(severity: Severity, message: string): void {
   }
 }
 
-/** Messages handed to the SDK whose delivery to the engine has not ended yet. */
+/**
+ * Messages handed to the SDK whose delivery to the engine has not ended yet.
+ *
+ * Bound: each leaves the set when its delivery ends, delivered or failed: the messages in flight.
+ */
 const pending = new Set<Promise<void>>();
 
 /** How long {@link delivered} waits for an engine that does not answer a message. */
