@@ -418,6 +418,15 @@ export function readZone(input: string | Uint8Array, file: string, origin?: stri
         "(dig output names none); give --origin <domain>",
     );
   }
+  notes.push(
+    `the zone's domain, ${domain}, is ${
+      {
+        "--origin": "given by --origin",
+        SOA: "its SOA record's owner",
+        $ORIGIN: "the $ORIGIN before its first record",
+      }[domainSource]
+    }`,
+  );
   // RFC 1035 5.1: until a $ORIGIN, relative names are relative to the zone's origin.
   const state: { origin: string | undefined } = { origin: domain };
   const entries: ZoneEntry[] = [];
