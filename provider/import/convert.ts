@@ -82,7 +82,10 @@ function missingTypeReason(type: string): string {
 function entryText(entry: ZoneEntry): string {
   const rdata = entry.rdata.map((t) => (t.quoted ? JSON.stringify(t.text) : t.text)).join(" ");
   // Bytes that are not UTF-8 shown as \xHH: the report is UTF-8, and U+FFFD would hide them.
-  return showBytes(`${entry.owner} ${entry.type}${rdata ? ` ${rdata}` : ""}`);
+  return showBytes(`${entry.owner} ${entry.type}${rdata ? ` ${rdata}` : ""}`).replace(
+    /\\udc([89a-f][0-9a-f])/gi,
+    (_, hex: string) => `\\x${hex.toUpperCase()}`,
+  );
 }
 
 /** The owner relative to the domain: `@`, `www`, or undefined outside it. */

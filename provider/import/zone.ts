@@ -125,8 +125,10 @@ function parseName(
         let value = Number(ddd);
         const decimal = String.fromCharCode(value);
         // Route 53 writes characters outside a-z0-9-_ as three OCTAL digits (`\052` is `*`); a
-        // decimal escape of a letter, digit or hyphen is one no RFC 1035 writer needs.
-        if (route53 && /^[0-7]{3}$/.test(ddd) && LABEL_CHARS.test(decimal)) {
+        // decimal escape of a letter, digit or hyphen is one no RFC 1035 writer needs. Octal is
+        // read only where both hold: a needless decimal escape, of a character Route 53 escapes.
+        const octal = /^[0-7]{3}$/.test(ddd) ? String.fromCharCode(Number.parseInt(ddd, 8)) : "";
+        if (route53 && LABEL_CHARS.test(decimal) && octal !== "" && !/^[a-z0-9_-]$/.test(octal)) {
           value = Number.parseInt(ddd, 8);
           changes.push(`\\${ddd} read as "${String.fromCharCode(value)}": Route 53's octal escape`);
         } else if (value > 255) {
@@ -146,7 +148,10 @@ function parseName(
       continue;
     }
     const char = String.fromCodePoint(text.codePointAt(i) as number);
-    bytes.push(...encoder.encode(char));
+    const code = char.charCodeAt(0);
+    // A byte of the file that was not UTF-8 (text.ts) is that byte again.
+    if (char.length === 1 && code >= 0xdc80 && code <= 0xdcff) bytes.push(code - 0xdc00);
+    else bytes.push(...encoder.encode(char));
     raw += char;
     i += char.length;
   }
