@@ -83,6 +83,8 @@ function isAbsolute(name: string): boolean {
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
+/** A name without escapes, of printable ASCII only, with no empty label: nothing to decode. */
+const PLAIN_NAME = /^(?!\.)(?!.*\.\.)[\x21-\x5b\x5d-\x7e]+$/;
 const LABEL_CHARS = /^[A-Za-z0-9-]$/;
 
 /** A name as written, split into labels with `\DDD` and `\X` decoded (a dot inside a label kept as `\.`). */
@@ -147,8 +149,14 @@ function parseName(
       i += 1 + next.length;
       continue;
     }
+    const code = text.charCodeAt(i);
+    if (code < 0x80) {
+      bytes.push(code);
+      raw += text[i];
+      i++;
+      continue;
+    }
     const char = String.fromCodePoint(text.codePointAt(i) as number);
-    const code = char.charCodeAt(0);
     // A byte of the file that was not UTF-8 (text.ts) is that byte again.
     if (char.length === 1 && code >= 0xdc80 && code <= 0xdcff) bytes.push(code - 0xdc00);
     else bytes.push(...encoder.encode(char));
@@ -182,6 +190,15 @@ function resolve(
     return origin;
   }
   if (name === ".") return ".";
+  // The common case, a name of plain ASCII without escapes, needs no decoding.
+  if (PLAIN_NAME.test(name)) {
+    if (name.endsWith(".")) return name.toLowerCase();
+    if (origin === undefined) throw noOrigin(file, line, name);
+    if (!name.endsWith(".@")) {
+      const relative = name.toLowerCase();
+      return origin === "." ? `${relative}.` : `${relative}.${origin}`;
+    }
+  }
   const parsed = parseName(name, route53, changes);
   if (parsed.absolute) return `${parsed.labels.join(".")}.`.toLowerCase();
   if (origin === undefined) throw noOrigin(file, line, name);
