@@ -118,7 +118,7 @@ export function genericRdata(
   if (!length || length.quoted || !/^\d+$/.test(length.text)) throw new ZoneInputError(file, line, form);
   const hex = hexTokens.map((t) => t.text).join("");
   if (hexTokens.some((t) => t.quoted) || !/^([0-9A-Fa-f]{2})*$/.test(hex))
-    throw new ZoneInputError(file, line, `${form}; "${hex}" is not an even number of hex digits`);
+    throw new ZoneInputError(file, line, `${form}; "${hex}" is not hex digits in pairs`);
   const bytes = Buffer.from(hex, "hex");
   if (bytes.length !== Number(length.text))
     throw new ZoneInputError(file, line, `${form}; it says ${length.text} bytes and gives ${bytes.length}`);

@@ -436,8 +436,8 @@ export function readZone(input: string | Uint8Array, file: string, origin?: stri
     throw new ZoneInputError(
       file,
       0,
-      "expected the zone's domain: the text has no SOA record and no $ORIGIN line before its first record " +
-        "(dig output names none); give --origin <domain>",
+      "expected the zone's domain: the text names none (no SOA record whose owner is known, no $ORIGIN line " +
+        "before its first record; dig output names none); give --origin <domain>",
     );
   }
   notes.push(
