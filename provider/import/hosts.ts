@@ -95,7 +95,7 @@ export function hostFlags(comments: readonly string[], type: string): string[] {
   if (tags.get("cf-proxied")?.toLowerCase() === "true") {
     flags.push(
       "Cloudflare's proxying (cf-proxied:true) dropped: the API has no proxy, so this name will answer " +
-        `with the ${type} record's own value instead of Cloudflare's addresses (the origin is no longer hidden)`,
+        `with the ${type} record's own value instead of Cloudflare's addresses, and the server behind it is no longer hidden`,
     );
   }
   if (tags.has("cf-flatten-cname")) {
