@@ -20,8 +20,8 @@ export type { ImportedTemplate } from "./template";
 
 /** One zone to import. */
 export interface ZoneSource {
-  /** The zone text: a master file or `dig` output. */
-  text: string;
+  /** The zone: a master file or `dig` output, as the file's bytes (bytes that are not UTF-8 are then skipped with their line) or as text. */
+  text: string | Uint8Array;
   /** Where it came from, for messages and the report; the template id defaults to its base name. */
   file: string;
   /** The DNS template to fill; default: the file's name without its extension. */
@@ -80,6 +80,7 @@ export function importZones(sources: readonly ZoneSource[], options: ImportOptio
       keepDomain: options.keepDomain ?? false,
       keepApexNs: options.keepApexNs ?? false,
       file: source.file,
+      notes: zone.notes,
     });
     return {
       ...converted,

@@ -33,7 +33,7 @@ _dmarc  TXT   "v=DMARC1; p=quarantine; rua=mailto:dmarc@example.com"
 sel1._domainkey TXT ( "v=DKIM1; k=rsa; "
         "p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAv3" ; split by the host
         "Xk2Q7pTn0XyZ" )
-quote   TXT   "she said \\"hi\\"; back\\\\slash" "\\065\\066C"
+quote   TXT   "she said \\"hi\\"; back\\\\slash\\065\\066C"
 _sip._tcp SRV 10 60 5060 sip.example.com.
 _sip._udp.example.com. SRV 20 0 5060 sipudp
 _xmpp-server._tcp SRV 5 0 5269 xmpp.example.net.
@@ -56,7 +56,7 @@ $ORIGIN staging.example.com.
 api     A     192.0.2.41
 www     CNAME @
 cdn.example.com. CNAME cdn.provider.net.
-media   TXT   unquoted words
+media   TXT   unquotedwords
 ipv6only AAAA 2001:db8:0:1::1
 ttl-units 1d2h IN A 192.0.2.42
 blog.example.com. CNAME elsewhere.example.net. ; conflicts with the CNAME of line 15

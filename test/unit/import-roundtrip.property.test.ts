@@ -185,11 +185,12 @@ function quoted(bytes: Uint8Array, escapeAll: boolean): string {
   return `${Buffer.from(out, "latin1").toString("utf8")}"`;
 }
 
+/** A TXT value as character-strings, split where the DNS must split it (255 bytes), as hosts write it. */
 function characterStrings(text: string, s: Style): string[] {
   const bytes = utf8.encode(text);
   const pieces: string[] = [];
-  for (let i = 0; i < bytes.length; i += s.chunk) {
-    pieces.push(quoted(bytes.subarray(i, i + s.chunk), s.escapeAll || s.chunk < bytes.length));
+  for (let i = 0; i < bytes.length; i += 255) {
+    pieces.push(quoted(bytes.subarray(i, i + 255), s.escapeAll || 255 < bytes.length));
   }
   return pieces;
 }
