@@ -4,6 +4,7 @@
  * declares them in TypeScript, YAML, Python or Go. Pure: reads no file and writes none (the
  * `domainapi-import` command does); an Automation API program can call it directly.
  */
+import { domainToASCII } from "node:url";
 import { validateTemplateId } from "../dns/validate";
 import { convertEntries } from "./convert";
 import { ZoneInputError } from "./errors";
@@ -57,6 +58,18 @@ export function defaultTemplateId(file: string): string {
 export function importZones(sources: readonly ZoneSource[], options: ImportOptions = {}): ImportedTemplate[] {
   const ids = sources.map((s) => s.templateId ?? defaultTemplateId(s.file));
   const names = resourceNames(ids);
+  for (const [i, id] of ids.entries()) {
+    const first = ids.indexOf(id);
+    if (first < i) {
+      const [a, b] = [sources[first]?.file, sources[i]?.file];
+      throw new ZoneInputError(
+        b ?? "",
+        0,
+        `would fill template ${JSON.stringify(id)}, as ${a} does: two zones onto one template would ` +
+          "leave only the records of the last (each resource purges the template); give each file its own --template <id>",
+      );
+    }
+  }
   return sources.map((source, i) => {
     const templateId = ids[i] as string;
     const idIssue = validateTemplateId(templateId)[0];
@@ -67,6 +80,7 @@ export function importZones(sources: readonly ZoneSource[], options: ImportOptio
         `cannot be template ${JSON.stringify(templateId)}: ${idIssue.reason}; give --template <id>`,
       );
     }
+    if (options.origin !== undefined) agreesWithOrigin(source, options.origin);
     const zone = readZone(source.text, source.file, options.origin);
     if (zone.domain === undefined) {
       throw new ZoneInputError(
@@ -91,6 +105,61 @@ export function importZones(sources: readonly ZoneSource[], options: ImportOptio
   });
 }
 
+/** A domain as one spelling: lower-case, `xn--` labels, with its final dot. */
+function sameDomain(name: string): string {
+  const bare = name.replace(/\.$/, "");
+  return absoluteDomain(domainToASCII(bare) || bare);
+}
+
+/**
+ * Refuses `origin` for a file whose own SOA or `$ORIGIN` names another domain: read as the file
+ * says, its records would be declared under the wrong names. A file that names no domain (dig
+ * output) takes `origin`.
+ */
+function agreesWithOrigin(source: ZoneSource, origin: string): void {
+  let own: string | undefined;
+  try {
+    own = readZone(source.text, source.file).domain;
+  } catch {
+    // Text that cannot be read without the origin names none; reading it with the origin reports any error.
+    return;
+  }
+  if (own !== undefined && sameDomain(own) !== sameDomain(origin)) {
+    throw new ZoneInputError(
+      source.file,
+      0,
+      `--origin ${origin} contradicts the file's own domain ${own} (its SOA or $ORIGIN): ` +
+        "give --origin only for files that agree with it or name no domain (dig output), or import them separately",
+    );
+  }
+}
+
+/** The version of this package: the copy that runs, from dist/ or from source (through its own name). */
+function ownVersion(): string {
+  return (require("pulumi-domainapi/package.json") as { version: string }).version;
+}
+
+/**
+ * A template with no record to import: its program would empty the template (`purge: true`) on
+ * the first `up`. `report` is the import report that says why each record was skipped.
+ */
+export class NothingToImportError extends ZoneInputError {
+  /** The Markdown of `import-report.md` for all the templates read. */
+  readonly report: string;
+
+  constructor(template: ImportedTemplate, report: string) {
+    super(
+      template.file,
+      0,
+      `no record of template ${JSON.stringify(template.templateId)} can be imported ` +
+        `(${template.skipped.length} skipped): its program would empty the template on the first \`pulumi up\` ` +
+        "(purge: true), so none is written; the report below says why each record was skipped",
+    );
+    this.name = "NothingToImportError";
+    this.report = report;
+  }
+}
+
 /** What {@link importProgram} makes. */
 export interface ImportedProgram {
   templates: ImportedTemplate[];
@@ -102,8 +171,9 @@ export interface ImportedProgram {
  * Reads zones and writes the program that declares them, with its `import-report.md`.
  *
  * @param settings `project`: the Pulumi project name (default `dns-templates`); `packageVersion`:
- *   the pulumi-domainapi range a TypeScript program depends on
+ *   the pulumi-domainapi version every program pins (default: this package's)
  * @throws {ZoneInputError} as {@link importZones}
+ * @throws {NothingToImportError} a template with no record to import: never a program that empties it
  * @example
  * const { files } = importProgram([{ text, file: "web.zone" }], "yaml");
  */
@@ -114,9 +184,11 @@ export function importProgram(
   settings: { project?: string; packageVersion?: string } = {},
 ): ImportedProgram {
   const templates = importZones(sources, options);
+  const empty = templates.find((t) => t.records.length === 0);
+  if (empty) throw new NothingToImportError(empty, importReport(templates));
   const files = renderProgram(templates, language, {
     project: settings.project ?? "dns-templates",
-    packageVersion: settings.packageVersion ?? "*",
+    packageVersion: settings.packageVersion ?? ownVersion(),
   });
   files["import-report.md"] = importReport(templates);
   return { templates, files };
