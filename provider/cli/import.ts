@@ -8,14 +8,21 @@
  * Exit status: 0 the program was written (skipped records are not errors); 2 the input cannot be
  * read, a template would have no record, the output directory is taken, or the arguments are wrong
  * (the message names file, line and what was expected); 1 anything else.
- *
- * This module loads only what every supported and unsupported Node has (node: modules) until the
- * Node version is known to be supported: the import itself is required inside the command.
  */
+// First: on a Node the package does not support, the command stops here and says which it needs.
+import "./node-version";
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import type * as importModule from "../import";
+import {
+  type ImportedTemplate,
+  importProgram,
+  NothingToImportError,
+  PROGRAM_LANGUAGES,
+  type ProgramLanguage,
+  summaryLine,
+  ZoneInputError,
+} from "../import";
 
 const USAGE = `Usage: domainapi-import <zone-file>... [--template <id>]... [--origin <domain>]
          [--lang ts|yaml|python|go] [--out <dir>] [--force] [--keep-domain] [--keep-apex-ns]
@@ -49,30 +56,13 @@ export interface ImportCommandIo {
 /** A refusal of the command's own (arguments, the output directory): exit 2. */
 class UsageError extends Error {}
 
-function packageJson(): { version: string; engines: { node: string } } {
+function packageVersion(): string {
   // Through the package's own name, as the transport reads it: the copy that runs, from dist/ or source.
-  return require("pulumi-domainapi/package.json") as { version: string; engines: { node: string } };
-}
-
-/**
- * Why this Node cannot run the command (`engines.node` of the package, `>=22.19`), or undefined.
- *
- * @example
- * nodeVersionProblem("20.19.0"); // "domainapi-import needs Node >=22.19; this is Node 20.19.0..."
- */
-export function nodeVersionProblem(version: string = process.versions.node): string | undefined {
-  const range = packageJson().engines.node;
-  const [min = 0, minMinor = 0] = (/(\d+)(?:\.(\d+))?/.exec(range) ?? []).slice(1).map(Number);
-  const [major = 0, minor = 0] = version.split(".").map(Number);
-  if (major > min || (major === min && minor >= minMinor)) return undefined;
-  return (
-    `domainapi-import needs Node ${range}; this is Node ${version} (${process.execPath}). ` +
-    "Run it with a newer Node, e.g. `npx -p node@24 -p pulumi-domainapi domainapi-import ...`"
-  );
+  return (require("pulumi-domainapi/package.json") as { version: string }).version;
 }
 
 /** The directory the program goes to when `--out` is not given: the first template's id, in the current directory. */
-function defaultOut(templates: readonly importModule.ImportedTemplate[]): string {
+function defaultOut(templates: readonly ImportedTemplate[]): string {
   const first = templates[0];
   // Template ids hold no separator, `.` or `..` (validateTemplateId); the resource name is the fallback.
   return first ? first.templateId : "dns-templates";
@@ -149,16 +139,15 @@ export async function runImportCommand(
     io.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const lib = require("../import") as typeof importModule;
   const lang = values.lang ?? "ts";
   const templates = values.template ?? [];
-  const isLanguage = (value: string): value is importModule.ProgramLanguage =>
-    (lib.PROGRAM_LANGUAGES as readonly string[]).includes(value);
+  const isLanguage = (value: string): value is ProgramLanguage =>
+    (PROGRAM_LANGUAGES as readonly string[]).includes(value);
   const problem =
     positionals.length === 0
       ? "expected at least one zone file"
       : !isLanguage(lang)
-        ? `--lang ${lang} is not one of ${lib.PROGRAM_LANGUAGES.join(", ")}`
+        ? `--lang ${lang} is not one of ${PROGRAM_LANGUAGES.join(", ")}`
         : templates.length > positionals.length
           ? `${templates.length} --template values for ${positionals.length} zone files: give one per file, in order`
           : undefined;
@@ -174,7 +163,7 @@ export async function runImportCommand(
         text = await readFile(file, "utf8");
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
-        throw new lib.ZoneInputError(
+        throw new ZoneInputError(
           file,
           0,
           code === "ENOENT" ? "no such file" : `cannot be read (${code ?? String(err)})`,
@@ -182,41 +171,40 @@ export async function runImportCommand(
       }
       sources.push({ text, file, templateId: templates[i] });
     }
-    const { templates: imported, files } = lib.importProgram(
+    const { templates: imported, files } = importProgram(
       sources,
       lang,
       { origin: values.origin, keepDomain: values["keep-domain"], keepApexNs: values["keep-apex-ns"] },
-      { packageVersion: packageJson().version },
+      { packageVersion: packageVersion() },
     );
     const out = values.out ?? defaultOut(imported);
     await writeWhole(out, files, values.force === true);
-    for (const t of imported) io.stdout.write(`${lib.summaryLine(t)}\n`);
+    for (const t of imported) io.stdout.write(`${summaryLine(t)}\n`);
     io.stdout.write(
       `wrote ${Object.keys(files).join(", ")} to ${out}; see import-report.md before the first \`pulumi up\`\n`,
     );
     return 0;
   } catch (err) {
     io.stderr.write(`domainapi-import: ${err instanceof Error ? err.message : String(err)}\n`);
-    if (err instanceof lib.NothingToImportError) io.stderr.write(`\n${err.report}`);
-    return err instanceof lib.ZoneInputError || err instanceof UsageError ? 2 : 1;
+    if (err instanceof NothingToImportError) io.stderr.write(`\n${err.report}`);
+    return err instanceof ZoneInputError || err instanceof UsageError ? 2 : 1;
   }
 }
 
+/** The command's options, as `parseArgs` takes them: `--help` lists every one. */
+export const IMPORT_OPTIONS = {
+  help: { type: "boolean", short: "h" },
+  template: { type: "string", multiple: true },
+  origin: { type: "string" },
+  lang: { type: "string" },
+  out: { type: "string" },
+  force: { type: "boolean" },
+  "keep-domain": { type: "boolean" },
+  "keep-apex-ns": { type: "boolean" },
+} as const;
+
 function parse(args: readonly string[]) {
-  return parseArgs({
-    args: [...args],
-    allowPositionals: true,
-    options: {
-      help: { type: "boolean", short: "h" },
-      template: { type: "string", multiple: true },
-      origin: { type: "string" },
-      lang: { type: "string" },
-      out: { type: "string" },
-      force: { type: "boolean" },
-      "keep-domain": { type: "boolean" },
-      "keep-apex-ns": { type: "boolean" },
-    },
-  });
+  return parseArgs({ args: [...args], allowPositionals: true, options: IMPORT_OPTIONS });
 }
 
 /** A reader that stops reading (`| head`) ends the command quietly, as Unix tools do. */
@@ -228,21 +216,15 @@ function quietOnClosedPipe(stream: NodeJS.WriteStream, code: () => number): void
 }
 
 if (require.main === module) {
-  const unsupported = nodeVersionProblem();
-  if (unsupported !== undefined) {
-    process.stderr.write(`${unsupported}\n`);
-    process.exitCode = 1;
-  } else {
-    quietOnClosedPipe(process.stdout, () => 0);
-    quietOnClosedPipe(process.stderr, () => Number(process.exitCode ?? 1));
-    runImportCommand(process.argv.slice(2)).then(
-      (code) => {
-        process.exitCode = code;
-      },
-      (err) => {
-        process.stderr.write(`domainapi-import: ${err instanceof Error ? err.message : String(err)}\n`);
-        process.exitCode = 1;
-      },
-    );
-  }
+  quietOnClosedPipe(process.stdout, () => 0);
+  quietOnClosedPipe(process.stderr, () => Number(process.exitCode ?? 1));
+  runImportCommand(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err) => {
+      process.stderr.write(`domainapi-import: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
 }
