@@ -73,6 +73,37 @@ function fields(
   return recordFields(record).map(([k, v]) => `${key(k)}${typeof v === "number" ? num(v) : str(v)}`);
 }
 
+/** The line width of the repository's Biome configuration (biome.json), which the TypeScript program is formatted to. */
+const TS_LINE_WIDTH = 110;
+
+/** Columns a formatter gives `text`: East Asian wide characters and emoji two, combining marks none. */
+function columns(text: string): number {
+  let width = 0;
+  for (const char of text) {
+    const cp = char.codePointAt(0) as number;
+    if (/\p{Mn}|\p{Me}|\u200b/u.test(char)) continue;
+    const wide =
+      (cp >= 0x1100 && cp <= 0x115f) ||
+      (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
+      (cp >= 0xac00 && cp <= 0xd7a3) ||
+      (cp >= 0xf900 && cp <= 0xfaff) ||
+      (cp >= 0xfe30 && cp <= 0xfe4f) ||
+      (cp >= 0xff00 && cp <= 0xff60) ||
+      (cp >= 0xffe0 && cp <= 0xffe6) ||
+      (cp >= 0x1f300 && cp <= 0x1f64f) ||
+      (cp >= 0x1f900 && cp <= 0x1f9ff) ||
+      (cp >= 0x20000 && cp <= 0x3fffd);
+    width += wide ? 2 : 1;
+  }
+  return width;
+}
+
+/** `key: value,` at `indent`, or broken after the colon where Biome breaks it: past the line width. */
+function tsProperty(indent: string, key: string, value: string): string {
+  const line = `${indent}${key}: ${value},`;
+  return columns(line) <= TS_LINE_WIDTH ? `${line}\n` : `${indent}${key}:\n${indent}  ${value},\n`;
+}
+
 function typescript(
   templates: readonly ImportedTemplate[],
   settings: ProgramSettings,
@@ -81,10 +112,13 @@ function typescript(
   for (const t of templates) {
     code += `\n// ${provenance(t)}\n`;
     code += `new domainapi.DnsTemplateRecords(${tsLiteral(t.resourceName)}, {\n`;
-    code += `  templateId: ${tsLiteral(t.templateId)},\n  // ${PURGE_NOTE}\n  purge: true,\n  records: [\n`;
+    code += tsProperty("  ", "templateId", tsLiteral(t.templateId));
+    code += `  // ${PURGE_NOTE}\n  purge: true,\n  records: [\n`;
     for (const { line, record } of t.records) {
       code += `    // line ${line}\n    {\n`;
-      for (const f of fields(record, tsLiteral, String, (k) => `${k}: `)) code += `      ${f},\n`;
+      for (const [k, v] of recordFields(record)) {
+        code += tsProperty("      ", k, typeof v === "number" ? String(v) : tsLiteral(v));
+      }
       code += "    },\n";
     }
     code += "  ],\n});\n";

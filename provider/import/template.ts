@@ -32,14 +32,19 @@ export function recordFields(record: RecordSpec): [string, string | number][] {
   return fields;
 }
 
+/** The longest resource name: a formatter keeps `new domainapi.DnsTemplateRecords("<name>", {` on one line (80 columns). */
+const MAX_RESOURCE_NAME = 40;
+
 /**
  * Unique Pulumi resource names for templates: the id where it is a plain identifier, else the id
- * with other characters as `-`; a second use of a name gets `-2`, `-3`...
+ * with other characters as `-`, cut to 40 characters; a second use of a name gets `-2`, `-3`...
  */
 export function resourceNames(templateIds: readonly string[]): string[] {
   const used = new Set<string>();
   return templateIds.map((id) => {
-    const base = /^[A-Za-z][A-Za-z0-9_-]*$/.test(id) ? id : `template-${id.replace(/[^A-Za-z0-9_-]/g, "-")}`;
+    const base = (
+      /^[A-Za-z][A-Za-z0-9_-]*$/.test(id) ? id : `template-${id.replace(/[^A-Za-z0-9_-]/g, "-")}`
+    ).slice(0, MAX_RESOURCE_NAME);
     let name = base;
     for (let n = 2; used.has(name); n++) name = `${base}-${n}`;
     used.add(name);

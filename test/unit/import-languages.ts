@@ -109,7 +109,7 @@ async function goBinary(name: string, sourceDir: string): Promise<string> {
     hash.update(fs.readFileSync(path.join(sourceDir, file)));
   const bin = path.join(os.tmpdir(), `domainapi-import-${name}-${hash.digest("hex").slice(0, 16)}`);
   if (!fs.existsSync(bin)) {
-    const temp = `${bin}.${process.pid}.tmp`;
+    const temp = `${bin}.${process.pid}-${Math.random().toString(36).slice(2)}.tmp`;
     await run("go", ["build", "-o", temp, "."], {
       cwd: sourceDir,
       env: { ...process.env, GOFLAGS: "-mod=mod" },

@@ -28,6 +28,11 @@ const HOSTILE = [
   'bidi TXT "x\\226\\128\\174y\\226\\129\\166z"', // U+202E, U+2066
   'nonchar TXT "n\\239\\191\\190n\\239\\183\\144"', // U+FFFE, U+FDD0
   'more TXT "\\"\\"\\"\'"', // more double quotes than single: Biome and Black pick single quotes
+  // Past the line width: Biome breaks the property after its colon, Black and gofmt leave the line.
+  `long TXT "${"a".repeat(101)}"`,
+  `long TXT "${"a".repeat(102)}"`,
+  `cjk TXT "${"漢".repeat(51)}"`,
+  `cjk TXT "${"漢é\\204\\129".repeat(40)}"`,
   // biome-ignore lint/suspicious/noTemplateCurlyInString: Pulumi YAML interpolation, on purpose
   "go URLFWD https://example.org/$${a}?q=${b}",
   "",
@@ -37,6 +42,11 @@ const sources = [
   { text: ZONE_40, file: "example.com.zone", templateId: "web" },
   // biome-ignore lint/suspicious/noTemplateCurlyInString: Pulumi YAML interpolation, on purpose
   { text: HOSTILE, file: "hostile$${x}.zone", templateId: "hostile-${x}" },
+  {
+    text: "$ORIGIN example.org.\nwww A 192.0.2.1\n",
+    file: "long.zone",
+    templateId: `long-${"x".repeat(90)}`,
+  },
 ];
 const files = (lang: ProgramLanguage) => importProgram(sources, lang).files;
 
@@ -68,7 +78,7 @@ describe("each program as its tools see it", () => {
     const dir = written("go");
     const { stdout } = await run("gofmt", ["-l", dir]);
     expect(stdout).toBe("");
-  });
+  }, 60_000);
 
   it("TypeScript: Biome, the repository's formatter, leaves index.ts as written", () => {
     const code = files("ts")["index.ts"] ?? "";
@@ -79,7 +89,7 @@ describe("each program as its tools see it", () => {
       encoding: "utf8",
     });
     expect(formatted).toBe(code);
-  });
+  }, 60_000);
 
   it("Python: quoted as Black quotes, and Black leaves it as written where Black is installed", async () => {
     const dir = written("python");
@@ -88,7 +98,7 @@ describe("each program as its tools see it", () => {
     expect(stdout.trim()).toBe("");
     // Black is not on the CI image (no package index there): its style's value-dependent parts are checked above.
     if (onPath("black")) await run("black", ["--check", "--quiet", main]);
-  });
+  }, 60_000);
 
   it("the checker of Black's quotes refuses what Black would change", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "domainapi-import-black-"));
@@ -102,7 +112,7 @@ describe("each program as its tools see it", () => {
       'upper-case hex: "\\uFEFF"',
       "quotes: 'it\\'s'",
     ]);
-  });
+  }, 60_000);
 
   it("writes invisible characters as escapes, so a diff reads as the value", () => {
     for (const lang of ["ts", "yaml", "python", "go"] as ProgramLanguage[]) {

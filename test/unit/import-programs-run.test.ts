@@ -111,7 +111,7 @@ describe(`every program of every language declares the zone's records (${cases.l
       const body = code.replace('import * as domainapi from "pulumi-domainapi";\n', "");
       new Function("domainapi", `"use strict";\n${body}`)(domainapi);
       // The mocked engine has the inputs once the registration's promises settle.
-      for (let n = 0; registered.size === 0 && n < 400; n++) await new Promise((r) => setTimeout(r, 25));
+      for (let n = 0; registered.size === 0 && n < 2000; n++) await new Promise((r) => setTimeout(r, 25));
       const inputs = [...registered.values()];
       expect(inputs, c.label).toHaveLength(1);
       expect(inputs[0]?.templateId, c.label).toBe(c.source.templateId);
@@ -119,7 +119,7 @@ describe(`every program of every language declares the zone's records (${cases.l
         canonical(c.records),
       );
     }
-  });
+  }, 60_000);
 
   it("YAML, read by yaml.v3 and Pulumi YAML's interpolation rule", async () => {
     expectDeclared(await declaredByYaml(programs("yaml")), "yaml");
