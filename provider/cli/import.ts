@@ -177,6 +177,8 @@ export async function runImportCommand(
       { origin: values.origin, keepDomain: values["keep-domain"], keepApexNs: values["keep-apex-ns"] },
       { packageVersion: packageVersion() },
     );
+    if (values.out !== undefined && values.out.trim() === "")
+      throw new UsageError("--out is empty: name a directory");
     const out = values.out ?? defaultOut(imported);
     await writeWhole(out, files, values.force === true);
     for (const t of imported) io.stdout.write(`${summaryLine(t)}\n`);

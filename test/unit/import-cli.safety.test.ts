@@ -162,6 +162,20 @@ describe("nothing is lost", () => {
     ]);
   });
 
+  it("refuses an --out that is a file or empty, naming it", async () => {
+    const dir = tempDir();
+    const zone = zoneFile(dir, "example.com.zone", ZONE_40);
+    expect(await run([zone, "--out", zone])).toMatchObject({
+      code: 2,
+      stderr: `domainapi-import: --out ${zone} is a file, not a directory\n`,
+    });
+    expect(await run([zone, "--out", ""])).toMatchObject({
+      code: 2,
+      stderr: "domainapi-import: --out is empty: name a directory\n",
+    });
+    expect(tree(dir)).toEqual(["example.com.zone"]);
+  });
+
   it("refuses two zones onto one template: the same --template, or files of the same name", async () => {
     const dir = tempDir();
     const a = zoneFile(dir, "a/web.zone", "$ORIGIN a.example.\nwww A 192.0.2.1\n");
