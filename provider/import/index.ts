@@ -124,7 +124,8 @@ function agreesWithOrigin(source: ZoneSource, origin: string): void {
     // Text that cannot be read without the origin names none; reading it with the origin reports any error.
     return;
   }
-  if (own !== undefined && sameDomain(own) !== sameDomain(origin)) {
+  // The root is never the domain (`$ORIGIN .` only makes the names after it absolute).
+  if (own !== undefined && own !== "." && sameDomain(own) !== sameDomain(origin)) {
     throw new ZoneInputError(
       source.file,
       0,
