@@ -139,7 +139,14 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+/**
+ * The pattern of each zone's domain, built once per zone rather than once per record.
+ *
+ * Bound: forgotten at MAX_PATTERNS domains (importZones is exported, and a long-lived program may
+ * import many zones).
+ */
 const patterns = new Map<string, RegExp>();
+const MAX_PATTERNS = 64;
 
 /** Whole-label occurrences of `domain` (without its final dot) in a text. */
 function domainPattern(domain: string): RegExp {
@@ -147,6 +154,7 @@ function domainPattern(domain: string): RegExp {
   if (!pattern) {
     const bare = escapeRegExp(domain.replace(/\.$/, ""));
     pattern = new RegExp(`(?<![A-Za-z0-9_-])${bare}(?![A-Za-z0-9_-]|\\.[A-Za-z0-9_-])`, "gi");
+    if (patterns.size >= MAX_PATTERNS) patterns.clear();
     patterns.set(domain, pattern);
   }
   return pattern;
