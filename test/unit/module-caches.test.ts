@@ -26,13 +26,15 @@ interface Collection {
 
 /** Top-level `const|let x = new Map|Set|WeakMap(...)` that may grow, with the comment above it. */
 function growableCollections(file: string): Collection[] {
-  const lines = readFileSync(file, "utf8").split("\n");
+  const source = readFileSync(file, "utf8");
+  const lines = source.split("\n");
   const found: Collection[] = [];
   lines.forEach((text, i) => {
-    if (!/^(export )?(const|let) \w+(: [^=]+)? = new (Map|Set|WeakMap)\b/.test(text)) return;
+    const name = /^(?:export )?(?:const|let) (\w+)(?:: [^=]+)? = new (?:Map|Set|WeakMap)\b/.exec(text)?.[1];
+    if (name === undefined) return;
     if (/: Readonly(Set|Map)</.test(text)) return;
-    // A constant filled from a literal list on the same line cannot grow either.
-    if (/= new (Set|Map)\(\[/.test(text) && !/\.(add|set)\(/.test(readFileSync(file, "utf8"))) return;
+    // Never added to after it is made: a constant, which cannot grow either.
+    if (!new RegExp(`\\b${name}\\.(add|set)\\(`).test(source)) return;
     let j = i - 1;
     const comment: string[] = [];
     while (j >= 0 && /^\s*(\/\*\*|\*|\/\/|\*\/)/.test(lines[j] ?? "")) comment.unshift(lines[j--] ?? "");
