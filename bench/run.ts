@@ -20,6 +20,7 @@ import { benchEngine } from "./engine.ts";
 import { benchImport } from "./import.ts";
 import { repoRoot } from "./lib/package.ts";
 import type { Section } from "./lib/report.ts";
+import { benchMemory } from "./memory.ts";
 import { benchPlanner } from "./planner.ts";
 import { benchRequests } from "./requests.ts";
 import { benchVanished } from "./vanished.ts";
@@ -42,6 +43,7 @@ const BENCHMARKS: Record<string, () => Promise<Section[]>> = {
   verified: benchVerified,
   vanished: benchVanished,
   import: () => benchImport(),
+  memory: benchMemory,
   // Last: the longest, and the one most disturbed by a busy machine.
   engine: () => benchEngine(sizes),
 };
