@@ -27,6 +27,8 @@ const StepState = z.looseObject({
 const PreviewStepSchema = z.looseObject({
   op: z.string(),
   urn: z.string(),
+  /** The provider reference: its URN, `::`, its id (which provider, and so which account). */
+  provider: z.string().optional(),
   oldState: StepState.nullish(),
   newState: StepState.nullish(),
 });
@@ -116,6 +118,7 @@ interface StepEventLike {
       op?: string;
       urn?: string;
       type?: string;
+      provider?: string;
       old?: { type?: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> } | null;
       new?: { type?: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> } | null;
     };
@@ -149,6 +152,7 @@ export function previewFromEngineEvents(events: Iterable<unknown>): PreviewDiges
     steps.push({
       op: metadata.op,
       urn: metadata.urn,
+      ...(metadata.provider ? { provider: metadata.provider } : {}),
       oldState: state(metadata.old),
       newState: state(metadata.new),
     });

@@ -117,7 +117,8 @@ describe("a reviewed plan that meets records removed outside Pulumi", () => {
       oldState: { type: TYPE, inputs: {}, outputs: olds },
       newState: { type: TYPE, inputs: news, outputs: {} },
     };
-    const comment = planComment({ steps: [step] });
+    // As `pulumi preview --json` prints it: the stack config beside the steps says the account.
+    const comment = planComment({ config: { "domainapi:baseUrl": sandbox.url }, steps: [step] });
     const line = comment.split("\n").find((l) => l.startsWith("DOMAINAPI_EXPECT_PLAN=")) ?? "";
     return line.replace(/^DOMAINAPI_EXPECT_PLAN='|'$/g, "");
   }
