@@ -6,6 +6,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { PreviewStep } from "../../../provider/cli/preview";
 import { planComment } from "../../../provider/cli/review";
 import * as records from "../../../provider/records/provider";
 import { PROVIDER, useConfiguredSandbox } from "../helpers";
@@ -172,7 +173,7 @@ describe("a reviewed plan that meets records removed outside Pulumi", () => {
 
 describe("the digest covers where and how: account, purge and the safety threshold", () => {
   /** The DOMAINAPI_EXPECT_PLAN value of one step, as the plan comment of a preview on `baseUrl` gives it. */
-  function reviewedValueOn(step: Props, baseUrl: string): string {
+  function reviewedValueOn(step: PreviewStep, baseUrl: string): string {
     const comment = planComment({ config: { "domainapi:baseUrl": baseUrl }, steps: [step] });
     const line = comment.split("\n").find((l) => l.startsWith("DOMAINAPI_EXPECT_PLAN=")) ?? "";
     return line.replace(/^DOMAINAPI_EXPECT_PLAN='|'$/g, "");
