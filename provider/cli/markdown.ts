@@ -77,27 +77,31 @@ const PIECES = /\\u\{[0-9A-F]+\}|\\[nrt]|[\s\S]/gu;
 /**
  * `line` (already visible) cut into lines of at most `width` characters, so that the end of a long
  * value is on screen: each continuation starts with `lead` (the diff sign, so the colour holds) and
- * `↳`, which no value can put at the start of a line (a value is one line).
+ * `↳ `, which no value can put at the start of a line (a value is one line), and the value goes on
+ * right after it. No line ends in a space, which would not be seen: the space starts the next line.
  *
  * @example
- * wrapped("+ CREATE @ TXT v=spf1 ... +all", 16, "+"); // ["+ CREATE @ TXT v", "+ ↳ =spf1 ... +al", ...]
+ * wrapped("+ CREATE @ TXT v=spf1 a +all", 16, "+"); // ["+ CREATE @ TXT v", "+ ↳ =spf1 a +all"]
  */
 export function wrapped(line: string, width = BLOCK_WIDTH, lead = " "): string[] {
   if ([...line].length <= width) return [line];
   const prefix = `${lead} ↳ `;
   const lines: string[] = [];
-  let current = "";
-  let room = width;
+  let current: string[] = [];
+  let length = 0;
   for (const [piece] of line.matchAll(PIECES)) {
-    const length = [...current].length;
-    if (length > 0 && length + [...piece].length > room) {
-      lines.push(current);
-      current = prefix;
-      room = width;
+    const size = [...piece].length;
+    if (length > [...prefix].length && length + size > width) {
+      const spaces: string[] = [];
+      while (current.length > 1 && current.at(-1) === " ") spaces.unshift(current.pop() as string);
+      lines.push(current.join(""));
+      current = [prefix, ...spaces];
+      length = [...prefix].length + spaces.length;
     }
-    current += piece;
+    current.push(piece);
+    length += size;
   }
-  lines.push(current);
+  lines.push(current.join(""));
   return lines;
 }
 
