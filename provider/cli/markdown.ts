@@ -17,6 +17,12 @@ import type { NotPlannable, PlannedCorrection, PlanReason, TemplatePlan } from "
 /** The heading every plan starts with, so a bot can find and replace its earlier comment. */
 export const PLAN_HEADING = "### DNS record plan";
 
+/**
+ * How the section of a DomainRestore starts: its domain follows in a code span, and its name in a
+ * `DOMAINAPI_EXPECT_PLAN` value is `restore/<domain>`. A template's section starts `**Template `.
+ */
+export const RESTORE_TITLE = "**Domain restore ";
+
 /** What the plan says when no template changes. */
 export const NO_CHANGES = "No DNS record changes.";
 
@@ -182,6 +188,11 @@ const NOT_PLANNABLE: Readonly<Record<NotPlannable, string>> = {
     "with `DOMAINAPI_BASE_URL` set as the preview had it.",
 };
 
+/** A restore whose domain the preview does not show. */
+const RESTORE_NOT_PLANNABLE =
+  "**not planned**: the preview does not show its domain (a secret, or a value known only during `pulumi up`), " +
+  "so a reviewed `pulumi up` refuses it.";
+
 /** The safety threshold as people read it. */
 function thresholdText(threshold: NonNullable<TemplatePlan["settings"]>["safetyThreshold"]): string {
   return threshold === false
@@ -218,11 +229,13 @@ function templateSection(plan: TemplatePlan): string[] {
   const why = plan.reason ? `, ${reasonText(plan.reason)}` : "";
   const what =
     plan.restore !== undefined
-      ? `**Domain restore ${inlineCode(plan.restore)}**`
+      ? `${RESTORE_TITLE}${inlineCode(plan.restore)}**`
       : `**Template ${inlineCode(plan.templateId)}**`;
   const title = `${what} (resource ${inlineCode(plan.resource)}${why})`;
-  if (plan.notPlannable && plan.notPlannable !== "account")
-    return [`${title}: ${NOT_PLANNABLE[plan.notPlannable]}`];
+  if (plan.notPlannable && plan.notPlannable !== "account") {
+    const why = plan.restore === undefined ? NOT_PLANNABLE[plan.notPlannable] : RESTORE_NOT_PLANNABLE;
+    return [`${title}: ${why}`];
+  }
   const block = plan.restore !== undefined ? [] : ["", ...fenced("diff", correctionLines(plan))];
   const digest = plan.digest
     ? ["", `Plan digest ${inlineCode(plan.digest)}`]

@@ -281,7 +281,9 @@ function restorePlansOfStep(step: PreviewStep, name: string, account: string | u
     ];
   }
   const domain = news.domain;
-  const summary = `restored from quarantine (1 request: POST /v2/domains/${domain}/restore; a restore cannot be undone)`;
+  // The domain is shown in the title, as code: nothing of a value goes into prose.
+  const summary =
+    "restored from quarantine (1 request: POST /v2/domains/{domain}/restore; a restore cannot be undone)";
   const plan: TemplatePlan = {
     resource: name,
     templateId: restoreKey(domain),

@@ -127,7 +127,7 @@ describe("domainapi-plan lists the restore, and its value lets exactly that rest
     expect(code).toBe(0);
     const section = stdout.slice(stdout.indexOf("**Domain restore"));
     expect(section).toMatch(
-      /^\*\*Domain restore `shop\.example`\*\* \(resource `restore`, new\): restored from quarantine \(1 request: POST \/v2\/domains\/shop\.example\/restore; a restore cannot be undone\)\n\nSent to account `http:\/\/127\.0\.0\.1:\d+`\.\n\nPlan digest `[0-9a-f]{16}`/,
+      /^\*\*Domain restore `shop\.example`\*\* \(resource `restore`, new\): restored from quarantine \(1 request: POST \/v2\/domains\/\{domain\}\/restore; a restore cannot be undone\)\n\nSent to account `http:\/\/127\.0\.0\.1:\d+`\.\n\nPlan digest `[0-9a-f]{16}`/,
     );
   });
 
@@ -174,5 +174,18 @@ describe("domainapi-plan lists the restore, and its value lets exactly that rest
     } finally {
       if (saved !== undefined) process.env.DOMAINAPI_BASE_URL = saved;
     }
+  });
+
+  it("a restore whose domain the preview shows only as secret is listed as not planned, and gives no value", async () => {
+    const doc = JSON.parse(previewOn(sandbox.url));
+    const step = doc.steps.find((s: { urn: string }) => s.urn.endsWith("::restore"));
+    step.newState.inputs.domain = "[secret]";
+    const shown = await plan([], JSON.stringify(doc));
+    expect(shown.stdout).toContain(
+      "**Domain restore `(secret)`** (resource `restore`, new): **not planned**: the preview does not show its domain",
+    );
+    const value = await plan(["--expect"], JSON.stringify(doc));
+    expect(value.code).toBe(2);
+    expect(value.stderr).toMatch(/template "restore\/\(secret\)" \(resource "restore"\)/);
   });
 });

@@ -143,7 +143,7 @@ describe("the plan of a real preview (captured from the engine)", () => {
     );
     expect(md).not.toMatch(/Stack|dns-dev/);
     expect(md.split("\n").filter((l) => l.startsWith("**Domain restore"))).toEqual([
-      "**Domain restore `shop.example`** (resource `restore`, new): restored from quarantine (1 request: POST /v2/domains/shop.example/restore; a restore cannot be undone)",
+      "**Domain restore `shop.example`** (resource `restore`, new): restored from quarantine (1 request: POST /v2/domains/{domain}/restore; a restore cannot be undone)",
     ]);
   });
 
