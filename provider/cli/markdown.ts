@@ -185,7 +185,8 @@ const NOT_PLANNABLE: Readonly<Record<NotPlannable, string>> = {
   account:
     "**no digest**: the preview does not say which account it is sent to (no `domainapi:baseUrl` in the stack " +
     "config, no `baseUrl` input of its provider), and a plan's digest covers the account. Run `domainapi-plan` " +
-    "with `DOMAINAPI_BASE_URL` set as the preview had it.",
+    "with `DOMAINAPI_BASE_URL` set as the preview had it, or, for an explicit provider that does not change, " +
+    "preview with `--show-sames` so that its step is in the preview.",
 };
 
 /** A restore whose domain the preview does not show. */

@@ -19,6 +19,8 @@ const Props = z.record(z.string(), z.unknown());
 const StepState = z.looseObject({
   type: z.string(),
   urn: z.string().optional(),
+  /** The provider reference of this side of the step (a replacement may change it). */
+  provider: z.string().optional(),
   inputs: Props.nullish(),
   outputs: Props.nullish(),
 });

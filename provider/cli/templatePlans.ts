@@ -105,7 +105,8 @@ export function notPlannableReason(why: NotPlannable): string {
     case "account":
       return (
         "the preview does not say which account it is sent to (no domainapi:baseUrl in the stack config, no baseUrl " +
-        `input of its provider): run domainapi-plan with ${SETTINGS.baseUrl.env} set as the preview had it`
+        `input of its provider): run domainapi-plan with ${SETTINGS.baseUrl.env} set as the preview had it, or, for an ` +
+        "explicit provider that does not change, preview with --show-sames so that its step is in the preview"
       );
   }
 }
@@ -224,17 +225,23 @@ function accountValue(value: unknown): string | undefined {
 }
 
 /**
- * The account a step's requests are sent to, as `up` resolves it: an explicit provider of the plugin
+ * The account one side of a step sends to, as `up` resolves it: an explicit provider of the plugin
  * by its own `baseUrl` input (its step must be in the preview), any other provider by the stack
  * config `domainapi:baseUrl`; either falls back to `DOMAINAPI_BASE_URL` ({@link PlanOptions}), and
- * last to the address the resource's state says it was made on (`up` refuses any other).
+ * last to the address the resource's state says it was made on (`up` refuses any other). `side`
+ * says which: what is created or updated is sent by the new provider, what is removed by the old
+ * one (a replacement of the provider changes it).
  */
-function accountOf(preview: PreviewDigest, step: PreviewStep, options: PlanOptions): string | undefined {
-  const fallback =
-    accountValue(options.baseUrl) ??
-    accountValue(step.oldState?.outputs?.baseUrl) ??
-    accountValue(step.oldState?.inputs?.baseUrl);
-  const ref = step.provider ?? "";
+function accountOf(
+  preview: PreviewDigest,
+  step: PreviewStep,
+  options: PlanOptions,
+  side: "new" | "old",
+): string | undefined {
+  const made = accountValue(step.oldState?.outputs?.baseUrl) ?? accountValue(step.oldState?.inputs?.baseUrl);
+  const fallback = accountValue(options.baseUrl) ?? made;
+  const state = side === "new" ? step.newState : step.oldState;
+  const ref = state?.provider ?? step.provider ?? "";
   const providerUrn = ref.slice(0, ref.lastIndexOf("::"));
   const providerName = providerUrn.slice(providerUrn.lastIndexOf("::") + 2);
   const explicit =
@@ -243,8 +250,10 @@ function accountOf(preview: PreviewDigest, step: PreviewStep, options: PlanOptio
     !providerName.startsWith("default_");
   if (explicit) {
     const provider = (preview.steps ?? []).find((s) => s.urn === providerUrn);
-    if (provider === undefined) return accountValue(step.oldState?.outputs?.baseUrl);
-    const inputs = provider.newState?.inputs ?? provider.oldState?.inputs ?? {};
+    if (provider === undefined) return made;
+    const states =
+      side === "new" ? [provider.newState, provider.oldState] : [provider.oldState, provider.newState];
+    const inputs = states.find((s) => s?.inputs)?.inputs ?? {};
     return inputs.baseUrl === undefined ? fallback : accountValue(inputs.baseUrl);
   }
   const configured = preview.config?.["domainapi:baseUrl"];
@@ -311,16 +320,22 @@ function plansOfStep(preview: PreviewDigest, step: PreviewStep, options: PlanOpt
   const type = typeOf(step);
   if (type === undefined) return [];
   const name = resourceName(step.urn);
-  const account = accountOf(preview, step, options);
+  const account = accountOf(preview, step, options, "new");
   if (RESTORE_TYPES.includes(type)) return restorePlansOfStep(step, name, account);
+  const removedFrom = accountOf(preview, step, options, "old");
   if (!TEMPLATE_RECORDS_TYPES.includes(type)) return [];
   const olds = step.oldState?.outputs ?? {};
   const news = step.newState?.inputs ?? {};
-  const planned = (props: Props, reason: PlanReason | undefined, plan: () => [Plan, Settings]) => {
+  const planned = (
+    props: Props,
+    reason: PlanReason | undefined,
+    plan: () => [Plan, Settings],
+    to: string | undefined = account,
+  ) => {
     const why = notPlannableFrom(props);
     if (why) return unplannable(name, props, why, reason);
     const [made, settings] = plan();
-    return shown(name, made, reason, settings, account);
+    return shown(name, made, reason, settings, to);
   };
   const created = (reason: PlanReason) => {
     const made = planned(news, reason, () => {
@@ -330,10 +345,15 @@ function plansOfStep(preview: PreviewDigest, step: PreviewStep, options: PlanOpt
     return made.notPlannable && made.notPlannable !== "account" ? made : withWarnings(made, news);
   };
   const removed = (reason: PlanReason) =>
-    planned(olds, reason, () => {
-      const holding = decodeOutputs(olds);
-      return [planResource(holding, undefined), holding.settings];
-    });
+    planned(
+      olds,
+      reason,
+      () => {
+        const holding = decodeOutputs(olds);
+        return [planResource(holding, undefined), holding.settings];
+      },
+      removedFrom,
+    );
   switch (step.op) {
     case "create":
       return [created({ kind: "created" })];
