@@ -52,7 +52,7 @@ export function planExpectationResult(preview: PreviewSource): ExpectationResult
     const why = unplanned.map(
       (p) =>
         `template ${JSON.stringify(p.templateId)} (resource ${JSON.stringify(p.resource)}): ` +
-        notPlannableReason(p.notPlannable ?? "unknown"),
+        notPlannableReason(p.notPlannable ?? "unknown", p.restore !== undefined),
     );
     return { ok: false, reason: `no plan can be reviewed for ${why.join("; ")}` };
   }

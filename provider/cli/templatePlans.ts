@@ -91,15 +91,17 @@ export interface TemplatePlan {
 export type NotPlannable = "unknown" | "secret" | "account";
 
 /**
- * Why a template cannot be planned, as `domainapi-plan --expect` says it.
+ * Why a template (or, with `restore`, a restore) cannot be planned, as `domainapi-plan --expect` says it.
  *
  * @example
  * notPlannableReason("account"); // "the preview does not say which account ..."
  */
-export function notPlannableReason(why: NotPlannable): string {
+export function notPlannableReason(why: NotPlannable, restore = false): string {
+  if (restore && why !== "account")
+    return "its domain is not shown in the preview (a secret, or known only during `pulumi up`)";
   switch (why) {
     case "secret":
-      return "its records are secret in the preview (preview with --show-secrets to plan it)";
+      return 'its records are secret in the preview (see "Secret records" in docs/previews.md: keep record content plain)';
     case "unknown":
       return "its records are known only during `pulumi up`";
     case "account":

@@ -186,6 +186,8 @@ describe("domainapi-plan lists the restore, and its value lets exactly that rest
     );
     const value = await plan(["--expect"], JSON.stringify(doc));
     expect(value.code).toBe(2);
-    expect(value.stderr).toMatch(/template "restore\/\(secret\)" \(resource "restore"\)/);
+    expect(value.stderr).toMatch(
+      /template "restore\/\(secret\)" \(resource "restore"\): its domain is not shown in the preview/,
+    );
   });
 });
