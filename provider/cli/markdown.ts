@@ -173,6 +173,8 @@ function reasonText(reason: PlanReason): string {
         : "rewritten with one PUT: an earlier add had an unknown outcome";
     case "unconfirmed":
       return "asked again: the answer to the earlier restore was lost";
+    case "restoredAgain":
+      return "replaced: its domain or triggers changed, so it restores again";
   }
 }
 

@@ -53,7 +53,9 @@ export type PlanReason =
   | { kind: "replacedBy"; templateId: string }
   | { kind: "rewritten"; why: RewriteReason }
   /** A restore whose earlier answer was lost: asked again (its refusal then confirms it). */
-  | { kind: "unconfirmed" };
+  | { kind: "unconfirmed" }
+  /** A restore replaced: its domain or triggers changed, so it restores again. */
+  | { kind: "restoredAgain" };
 
 /** The plan of one template (or one restore), as one step of the preview changes it. */
 export interface TemplatePlan {
@@ -269,8 +271,12 @@ function restorePlansOfStep(step: PreviewStep, name: string, account: string | u
   const restores =
     step.op === "create" || step.op === "replace" || (step.op === "update" && olds.unconfirmed === true);
   if (!restores) return [];
-  const reason: PlanReason | undefined =
-    step.op === "create" ? { kind: "created" } : step.op === "replace" ? undefined : { kind: "unconfirmed" };
+  const reason: PlanReason =
+    step.op === "create"
+      ? { kind: "created" }
+      : step.op === "replace"
+        ? { kind: "restoredAgain" }
+        : { kind: "unconfirmed" };
   const why = notPlannableFrom({ domain: news.domain });
   if (why !== undefined || typeof news.domain !== "string") {
     const shownDomain = containsUnknown(news.domain)
@@ -283,7 +289,7 @@ function restorePlansOfStep(step: PreviewStep, name: string, account: string | u
         resource: name,
         templateId: restoreKey(shownDomain),
         restore: shownDomain,
-        ...(reason ? { reason } : {}),
+        reason,
         summary: "",
         corrections: [],
         setAside: [],
@@ -299,7 +305,7 @@ function restorePlansOfStep(step: PreviewStep, name: string, account: string | u
     resource: name,
     templateId: restoreKey(domain),
     restore: domain,
-    ...(reason ? { reason } : {}),
+    reason,
     summary,
     corrections: [],
     setAside: [],

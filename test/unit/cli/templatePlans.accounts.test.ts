@@ -128,3 +128,42 @@ describe("the account of each plan", () => {
     expect(on("https://A.example:443/")).toBe(on("https://a.example"));
   });
 });
+
+describe("the restores of a preview", () => {
+  const TYPE = "pulumi-nodejs:dynamic/domainapi:DomainRestore";
+  const step = (op: string, olds?: Props, news?: Props) => ({
+    op,
+    urn: `urn:pulumi:dev::dns::${TYPE}::r-${op}`,
+    ...(olds ? { oldState: { type: TYPE, inputs: olds, outputs: olds } } : {}),
+    ...(news ? { newState: { type: TYPE, inputs: news, outputs: {} } } : {}),
+  });
+  const config = { "domainapi:baseUrl": "https://api.example.com" };
+
+  it("a replacement and the update of an unconfirmed restore send a restore: listed; a confirmed one's update and a delete send none", () => {
+    const done = { domain: "a.example", restoredAt: "2026-01-01T00:00:00Z" };
+    const preview = {
+      config,
+      steps: [
+        step("replace", { domain: "a.example" }, { domain: "b.example" }),
+        step("update", { domain: "c.example", unconfirmed: true }, { domain: "c.example" }),
+        step("update", done, { ...done, triggers: ["x"] }),
+        step("delete", { domain: "d.example" }),
+      ],
+    };
+    const plans = templatePlans(preview);
+    expect(plans.map((p) => [p.resource, p.templateId, p.reason?.kind])).toEqual([
+      ["r-replace", "restore/b.example", "restoredAgain"],
+      ["r-update", "restore/c.example", "unconfirmed"],
+    ]);
+    const md = planMarkdown(plans);
+    expect(md).toContain(
+      "**Domain restore `b.example`** (resource `r-replace`, replaced: its domain or triggers changed, so it restores again)",
+    );
+    expect(md).toContain(
+      "**Domain restore `c.example`** (resource `r-update`, asked again: the answer to the earlier restore was lost)",
+    );
+    expect(md).toMatch(
+      /DOMAINAPI_EXPECT_PLAN='restore\/b\.example=[0-9a-f]{16} restore\/c\.example=[0-9a-f]{16}'/,
+    );
+  });
+});
