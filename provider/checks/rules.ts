@@ -17,6 +17,7 @@ export const RULE_NAMES = [
   "caa-syntax",
   "target-is-cname",
   "caa-unknown-tag",
+  "spf-pass-all",
 ] as const;
 
 /** The name of one rule: stable across versions, since programs list them to lift them. */
@@ -68,6 +69,11 @@ export const RULES: Readonly<Record<RuleName, Rule>> = {
     severity: "warning",
     rfc: "RFC 8659 §4.1, §7.2",
     summary: "a CAA tag outside the IANA registry",
+  },
+  "spf-pass-all": {
+    severity: "warning",
+    rfc: "RFC 7208 §5.1",
+    summary: "an SPF record that ends in +all (or a bare all), authorising every host",
   },
 };
 

@@ -253,3 +253,19 @@ export function readSpf(content: string): SpfReading {
     .map((t) => t.text);
   return { terms, problems, lookups };
 }
+
+/**
+ * The `all` that decides a record, when it passes every host: RFC 7208 §5.1, `all` matches every
+ * sender, so with the `+` qualifier (written, or implied by a bare `all`) the record authorises any
+ * host on the Internet to send as the name. Only the first `all` counts: the terms after it are
+ * never evaluated.
+ *
+ * @example
+ * passingAll(readSpf("v=spf1 include:_spf.example.net all")); // { text: "all", ... }
+ * passingAll(readSpf("v=spf1 mx -all +all")); // undefined
+ */
+export function passingAll(reading: SpfReading): SpfTerm | undefined {
+  const all = reading.terms.find((t) => t.kind === "mechanism" && t.name === "all");
+  // A malformed `all` (`all:x`) is a syntax error already, not a pass.
+  return all?.qualifier === "+" && all.value === undefined ? all : undefined;
+}

@@ -12,7 +12,7 @@ import { DOMAIN_PLACEHOLDER, describeRecord, type RecordSpec } from "../dns/mode
 import { CAA_CRITICAL, CAA_TAGS, readCaa } from "./caa";
 import { readDmarc } from "./dmarc";
 import { type Finding, RULES, type RuleName } from "./rules";
-import { isSpfRecord, readSpf, SPF_LOOKUP_LIMIT } from "./spf";
+import { isSpfRecord, passingAll, readSpf, SPF_LOOKUP_LIMIT } from "./spf";
 
 /** A record to check and its path in the inputs (`records[3]`), which every finding names. */
 export interface PathedRecord {
@@ -68,6 +68,19 @@ function spfFindings(records: readonly PathedRecord[]): Finding[] {
     const reading = readSpf(at.record.content);
     for (const { problem, fix } of reading.problems) {
       findings.push(finding("spf-syntax", at, "content", `${problem}, a permanent error for receivers`, fix));
+    }
+    const all = passingAll(reading);
+    if (all !== undefined) {
+      findings.push(
+        finding(
+          "spf-pass-all",
+          at,
+          "content",
+          `"${all.text}" authorises every host on the Internet to send mail as "${at.record.name}": "all" matches any sender, ` +
+            'and its qualifier "+" (the default when none is written) means pass, so receivers accept forged mail',
+          'end the record with "-all" (or "~all" while you test) after the senders it lists, e.g. "v=spf1 include:_spf.example.net -all"',
+        ),
+      );
     }
     if (reading.lookups.length > SPF_LOOKUP_LIMIT) {
       findings.push(

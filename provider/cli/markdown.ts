@@ -17,6 +17,12 @@ import type { NotPlannable, PlannedCorrection, PlanReason, TemplatePlan } from "
 /** The heading every plan starts with, so a bot can find and replace its earlier comment. */
 export const PLAN_HEADING = "### DNS record plan";
 
+/**
+ * How the section of a DomainRestore starts: its domain follows in a code span, and its name in a
+ * `DOMAINAPI_EXPECT_PLAN` value is `restore/<domain>`. A template's section starts `**Template `.
+ */
+export const RESTORE_TITLE = "**Domain restore ";
+
 /** What the plan says when no template changes. */
 export const NO_CHANGES = "No DNS record changes.";
 
@@ -28,26 +34,81 @@ export const PREVIEW_FAILED =
 export const NOTHING_PLANNED = "No DNS record changes were planned before the failure.";
 
 /**
- * Characters that could end a line or hide text where they stand: C0 and C1 controls, the Unicode
- * line and paragraph separators, and the invisible format characters (bidirectional overrides,
- * zero-width characters) that can make a line read otherwise than it is.
+ * Characters that could end a line, or render as nothing or as a space other than U+0020, so that
+ * what a reviewer reads is not what is sent. From Unicode's own properties, so that the set grows
+ * with the engine's Unicode version:
+ * - `Cc`, `Zl`, `Zp`: controls and line or paragraph separators (they end or break a line);
+ * - `Cf`: format characters (bidirectional overrides, zero-width joiners, tag characters U+E0000-E007F);
+ * - `White_Space` (all of `Zs` among them): every space but U+0020 (NBSP, U+2000-200A, U+3000, ...);
+ * - `Default_Ignorable_Code_Point`: what a renderer shows as nothing when it cannot shape it, which
+ *   takes in the invisible nonspacing marks (U+034F, U+17B4/5, the Mongolian selectors) and the
+ *   Hangul fillers; `Variation_Selector` besides (U+FE00-FE0F, U+E0100-E01EF): they only pick a glyph;
+ * - `Cs`, `Co`, `Cn`: lone surrogates, private use and unassigned code points, which fonts render as
+ *   nothing as often as a box;
+ * - explicitly, the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0; listed although ignorable, since
+ *   they are the classic blank "letter") and the braille blank U+2800, a symbol that draws no dot.
+ * Other nonspacing marks stay as they are: they draw an accent people see.
  */
-const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+const INVISIBLE =
+  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Variation_Selector}\p{Cs}\p{Co}\p{Cn}\u115F\u1160\u3164\uFFA0\u2800]/gu;
 
-const NAMED_ESCAPES: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+/** U+0020 is in `White_Space` and stays itself; the usual controls keep their short escapes. */
+const NAMED_ESCAPES: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t", " ": " " };
 
 /**
- * `text` on one line, every control or invisible character as a visible escape (`\n`, `\r`,
- * `\u{2028}`).
+ * `text` on one line, every control, invisible or blank character other than U+0020 as a visible
+ * escape (`\n`, `\r`, `\u{3164}`).
  *
  * @example
  * visible("v=spf1 -all\r+ CREATE"); // "v=spf1 -all\\r+ CREATE"
+ * visible("a\u3164b"); // "a\\u{3164}b"
  */
 export function visible(text: string): string {
   return text.replace(
     INVISIBLE,
     (ch) => NAMED_ESCAPES[ch] ?? `\\u{${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}}`,
   );
+}
+
+/**
+ * How many characters of a line a fenced block shows before it must be scrolled: GitHub renders
+ * code blocks without wrapping (`white-space: pre`, scrolled sideways), and a comment is about 100
+ * characters wide on a laptop, so a line longer than this is wrapped by {@link wrapped}.
+ */
+export const BLOCK_WIDTH = 96;
+
+/** The pieces of a visible line that may not be cut: an escape (`\u{3164}`, `\n`) or one code point. */
+const PIECES = /\\u\{[0-9A-F]+\}|\\[nrt]|[\s\S]/gu;
+
+/**
+ * `line` (already visible) cut into lines of at most `width` characters, so that the end of a long
+ * value is on screen: each continuation starts with `lead` (the diff sign, so the colour holds) and
+ * `↳ `, which no value can put at the start of a line (a value is one line), and the value goes on
+ * right after it. No line ends in a space, which would not be seen: the space starts the next line.
+ *
+ * @example
+ * wrapped("+ CREATE @ TXT v=spf1 a +all", 16, "+"); // ["+ CREATE @ TXT v", "+ ↳ =spf1 a +all"]
+ */
+export function wrapped(line: string, width = BLOCK_WIDTH, lead = " "): string[] {
+  if ([...line].length <= width) return [line];
+  const prefix = `${lead} ↳ `;
+  const lines: string[] = [];
+  let current: string[] = [];
+  let length = 0;
+  for (const [piece] of line.matchAll(PIECES)) {
+    const size = [...piece].length;
+    if (length > [...prefix].length && length + size > width) {
+      const spaces: string[] = [];
+      while (current.length > 1 && current.at(-1) === " ") spaces.unshift(current.pop() as string);
+      lines.push(current.join(""));
+      current = [prefix, ...spaces];
+      length = [...prefix].length + spaces.length;
+    }
+    current.push(piece);
+    length += size;
+  }
+  lines.push(current.join(""));
+  return lines;
 }
 
 /** The longest run of backticks in `lines`. */
@@ -88,9 +149,13 @@ function correctionLines(plan: TemplatePlan): string[] {
     note: "its earlier add is of unknown outcome: not sent",
   }));
   const all = [...lines, ...aside];
-  const width = Math.max(...all.map((l) => l.text.length));
-  return all.map((l) => `${l.text.padEnd(width)}  (${l.note})`);
+  // Notes line up, but never push a long value's end off screen: a long line is wrapped instead.
+  const width = Math.min(NOTE_COLUMN, Math.max(...all.map((l) => l.text.length)));
+  return all.flatMap((l) => wrapped(`${l.text.padEnd(width)}  (${l.note})`, BLOCK_WIDTH, l.text[0]));
 }
+
+/** Where the notes of short correction lines start. */
+const NOTE_COLUMN = 56;
 
 function reasonText(reason: PlanReason): string {
   switch (reason.kind) {
@@ -106,6 +171,10 @@ function reasonText(reason: PlanReason): string {
       return reason.why === "vanished"
         ? "rewritten with one PUT: records were removed outside Pulumi"
         : "rewritten with one PUT: an earlier add had an unknown outcome";
+    case "unconfirmed":
+      return "asked again: the answer to the earlier restore was lost";
+    case "restoredAgain":
+      return "replaced: its domain or triggers changed, so it restores again";
   }
 }
 
@@ -115,7 +184,33 @@ const NOT_PLANNABLE: Readonly<Record<NotPlannable, string>> = {
     "**not planned**: the preview shows its records only as `[secret]`, so what `pulumi up` would send " +
     'cannot be shown here. Plan it from a preview that shows secrets (see "Secret records" in the ' +
     "docs of `domainapi-plan`), or keep secrets out of the records.",
+  account:
+    "**no digest**: the preview does not say which account it is sent to (no `domainapi:baseUrl` in the stack " +
+    "config, no `baseUrl` input of its provider), and a plan's digest covers the account. Run `domainapi-plan` " +
+    "with `DOMAINAPI_BASE_URL` set as the preview had it, or, for an explicit provider that does not change, " +
+    "preview with `--show-sames` so that its step is in the preview.",
 };
+
+/** A restore whose domain the preview does not show. */
+const RESTORE_NOT_PLANNABLE =
+  "**not planned**: the preview does not show its domain (a secret, or a value known only during `pulumi up`), " +
+  "so a reviewed `pulumi up` refuses it.";
+
+/** The safety threshold as people read it. */
+function thresholdText(threshold: NonNullable<TemplatePlan["settings"]>["safetyThreshold"]): string {
+  return threshold === false
+    ? "off"
+    : `${threshold.maxChangePercent}% of at least ${threshold.minExistingRecords} records`;
+}
+
+/** Where and how a plan is applied (its digest covers all of it). */
+function appliedLine(plan: TemplatePlan): string[] {
+  if (plan.account === undefined) return [];
+  const settings = plan.settings
+    ? `, purge ${inlineCode(String(plan.settings.purge))}, safety threshold ${inlineCode(thresholdText(plan.settings.safetyThreshold))}`
+    : "";
+  return ["", `Sent to account ${inlineCode(plan.account)}${settings}.`];
+}
 
 /** The template checks' warnings of a template, in a block nothing in them can close. */
 function warningLines(plan: TemplatePlan): string[] {
@@ -126,21 +221,41 @@ function warningLines(plan: TemplatePlan): string[] {
     "",
     `Template checks: ${count} (not failing the preview)`,
     "",
-    ...fenced("text", warnings.map(visible)),
+    ...fenced(
+      "text",
+      warnings.flatMap((w) => wrapped(visible(w))),
+    ),
   ];
 }
 
 function templateSection(plan: TemplatePlan): string[] {
   const why = plan.reason ? `, ${reasonText(plan.reason)}` : "";
-  const title = `**Template ${inlineCode(plan.templateId)}** (resource ${inlineCode(plan.resource)}${why})`;
-  if (plan.notPlannable) return [`${title}: ${NOT_PLANNABLE[plan.notPlannable]}`];
-  const block = ["", ...fenced("diff", correctionLines(plan))];
-  const digest = plan.digest ? ["", `Plan digest ${inlineCode(plan.digest)}`] : [];
-  return [`${title}: ${visible(plan.summary)}`, ...block, ...digest, ...warningLines(plan)];
+  const what =
+    plan.restore !== undefined
+      ? `${RESTORE_TITLE}${inlineCode(plan.restore)}**`
+      : `**Template ${inlineCode(plan.templateId)}**`;
+  const title = `${what} (resource ${inlineCode(plan.resource)}${why})`;
+  if (plan.notPlannable && plan.notPlannable !== "account") {
+    const why = plan.restore === undefined ? NOT_PLANNABLE[plan.notPlannable] : RESTORE_NOT_PLANNABLE;
+    return [`${title}: ${why}`];
+  }
+  const block = plan.restore !== undefined ? [] : ["", ...fenced("diff", correctionLines(plan))];
+  const digest = plan.digest
+    ? ["", `Plan digest ${inlineCode(plan.digest)}`]
+    : plan.notPlannable
+      ? ["", `No plan digest: ${NOT_PLANNABLE[plan.notPlannable]}`]
+      : [];
+  return [
+    `${title}: ${visible(plan.summary)}`,
+    ...block,
+    ...appliedLine(plan),
+    ...digest,
+    ...warningLines(plan),
+  ];
 }
 
 function failureSection(errors: readonly string[]): string {
-  const lines = errors.flatMap((e) => e.split(/\r\n|\n/)).map(visible);
+  const lines = errors.flatMap((e) => e.split(/\r\n|\n/)).flatMap((e) => wrapped(visible(e)));
   return [PREVIEW_FAILED, "", ...fenced("text", lines)].join("\n");
 }
 
@@ -205,6 +320,8 @@ export function planMarkdown(
   const expectation = errors.length > 0 ? [] : expectationSection(plans);
   const footer =
     "<sub>Made by <code>domainapi-plan</code> from <code>pulumi preview --json</code> with the provider's own " +
-    "planner. Records not listed stay as they are and keep their ids.</sub>";
+    "planner. An update's first request also re-states every record the resource keeps, with the values its " +
+    "state holds, to prove they still exist: a record edited outside Pulumi under the same id is set back to them. " +
+    "The template's other records are not sent and keep their ids, unless a plan says it rewrites the template with a PUT.</sub>";
   return `${[PLAN_HEADING, ...commit, ...failure, ...sections, ...expectation, footer, ...marker].join("\n\n")}\n`;
 }

@@ -19,6 +19,8 @@ const Props = z.record(z.string(), z.unknown());
 const StepState = z.looseObject({
   type: z.string(),
   urn: z.string().optional(),
+  /** The provider reference of this side of the step (a replacement may change it). */
+  provider: z.string().optional(),
   inputs: Props.nullish(),
   outputs: Props.nullish(),
 });
@@ -27,6 +29,8 @@ const StepState = z.looseObject({
 const PreviewStepSchema = z.looseObject({
   op: z.string(),
   urn: z.string(),
+  /** The provider reference: its URN, `::`, its id (which provider, and so which account). */
+  provider: z.string().optional(),
   oldState: StepState.nullish(),
   newState: StepState.nullish(),
 });
@@ -116,6 +120,7 @@ interface StepEventLike {
       op?: string;
       urn?: string;
       type?: string;
+      provider?: string;
       old?: { type?: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> } | null;
       new?: { type?: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> } | null;
     };
@@ -149,6 +154,7 @@ export function previewFromEngineEvents(events: Iterable<unknown>): PreviewDiges
     steps.push({
       op: metadata.op,
       urn: metadata.urn,
+      ...(metadata.provider ? { provider: metadata.provider } : {}),
       oldState: state(metadata.old),
       newState: state(metadata.new),
     });

@@ -6,7 +6,7 @@
 import { formatExpectation } from "../records/digest";
 import { type PlanMarkdownOptions, planMarkdown } from "./markdown";
 import { type PreviewDigest, previewErrors, previewFromEngineEvents } from "./preview";
-import { templatePlans } from "./templatePlans";
+import { notPlannableReason, templatePlans } from "./templatePlans";
 
 /** A preview: the document `pulumi preview --json` prints (parsed), or the engine events of one. */
 export type PreviewSource = PreviewDigest | Iterable<unknown>;
@@ -52,9 +52,7 @@ export function planExpectationResult(preview: PreviewSource): ExpectationResult
     const why = unplanned.map(
       (p) =>
         `template ${JSON.stringify(p.templateId)} (resource ${JSON.stringify(p.resource)}): ` +
-        (p.notPlannable === "secret"
-          ? "its records are secret in the preview (preview with --show-secrets to plan it)"
-          : "its records are known only during `pulumi up`"),
+        notPlannableReason(p.notPlannable ?? "unknown", p.restore !== undefined),
     );
     return { ok: false, reason: `no plan can be reviewed for ${why.join("; ")}` };
   }

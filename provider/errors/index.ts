@@ -359,3 +359,15 @@ export class ClientClosedError extends DomainApiBaseError {
     );
   }
 }
+
+/**
+ * `DOMAINAPI_EXPECT_PLAN` is set and a change (a template's plan, a recovery, a restore) is not a reviewed one, or
+ * the setting itself cannot be read. Nothing was sent for the plan.
+ */
+export class UnreviewedPlanError extends DomainApiBaseError {
+  static override readonly brand: symbol = Symbol.for("pulumi-domainapi.UnreviewedPlanError");
+
+  constructor(message: string) {
+    super(message, "DOMAINAPI_UNREVIEWED_PLAN");
+  }
+}

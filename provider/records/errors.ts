@@ -17,17 +17,7 @@ export class UnattributableAnswerError extends DomainApiBaseError {
   }
 }
 
-/**
- * `DOMAINAPI_EXPECT_PLAN` is set and a template's plan (or a recovery) is not the reviewed one, or
- * the setting itself cannot be read. Nothing was sent for the plan.
- */
-export class UnreviewedPlanError extends DomainApiBaseError {
-  static override readonly brand: symbol = Symbol.for("pulumi-domainapi.UnreviewedPlanError");
-
-  constructor(message: string) {
-    super(message, "DOMAINAPI_UNREVIEWED_PLAN");
-  }
-}
+export { UnreviewedPlanError } from "../errors";
 
 /** Records kept vanishing while the provider recovered from records removed outside Pulumi. */
 export class RecoveryLimitError extends DomainApiBaseError {

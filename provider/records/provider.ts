@@ -11,9 +11,11 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { InputIssue } from "../dns/issues";
 import { accountMove, madeOn } from "../host/account";
 import { containsUnknown, unknownInputs } from "../host/engine";
+import { appliedAt } from "../host/expectation";
 import {
   checkSettings,
   client,
+  configuredBaseUrl,
   configure as configureSession,
   verifyOnRefreshSetting,
 } from "../host/session";
@@ -181,10 +183,11 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<pulum
 
 /**
  * The reviewed plans of `DOMAINAPI_EXPECT_PLAN` for this command, which the run loop holds every
- * plan (first or recovery) to.
+ * plan (first, recovery, verification) to, bound to the account and settings it is applied under.
  */
-function reviewedPlans(): Expectation | undefined {
-  return parseExpectation(process.env[EXPECT_PLAN_ENV]);
+function reviewedPlans({ purge, safetyThreshold }: Settings): Expectation | undefined {
+  const account = configuredBaseUrl();
+  return appliedAt(parseExpectation(process.env[EXPECT_PLAN_ENV]), { account, purge, safetyThreshold });
 }
 
 function resourceId(settings: Settings): string {
@@ -201,7 +204,10 @@ async function outputsOf(
   task: Omit<Task, "reviewed" | "secrets"> & { holding: Holding & { secrets: Secrets } },
 ): Promise<RecordsOutputs> {
   const secrets = unionOf(task.holding.secrets, secretsOf(task.inputs));
-  return { ...(await carryOut(client(), { ...task, reviewed: reviewedPlans(), secrets })), ...madeOn() };
+  return {
+    ...(await carryOut(client(), { ...task, reviewed: reviewedPlans(task.wanted.settings), secrets })),
+    ...madeOn(),
+  };
 }
 
 /** Create: the planner's plan from nothing (one PUT with purge, PATCHes without). */
@@ -240,7 +246,7 @@ export async function delete_(_id: string, props: Props): Promise<void> {
   if (movedAccount(props, true)) return;
   const holding = decodeOutputs(props);
   const run = await converge(client(), holding, planResource(holding, undefined), {
-    reviewed: reviewedPlans(),
+    reviewed: reviewedPlans(holding.settings),
     secrets: secretsOf(props),
   });
   if (run.failure !== undefined) throw run.failure;
@@ -258,7 +264,7 @@ export async function read(id: string, props: Props): Promise<pulumi.dynamic.Rea
   const plan = planRefresh(holding, verifyOnRefresh());
   if (plan.requests.length === 0) return { id, props };
   const secrets = secretsOf(props);
-  const run = await converge(client(), holding, plan, { secrets });
+  const run = await converge(client(), holding, plan, { secrets, reviewed: reviewedPlans(holding.settings) });
   if (run.failure !== undefined) throw run.failure;
   if (run.vanished.length === 0) return { id, props };
   const outputs = encodeOutputs(holding.settings, run.held, String(props.lastPlan ?? ""), run.untracked);

@@ -8,12 +8,14 @@ import { domainToASCII } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
 import { isNotFound } from "../client/failures";
-import { DomainApiError, DomainNotInAccountError } from "../errors";
+import { DomainApiError, DomainNotInAccountError, UnreviewedPlanError } from "../errors";
 import { accountMove, madeOn } from "../host/account";
 import { containsUnknown, unknownInputs, withoutProvider } from "../host/engine";
+import { appliedAt, EXPECT_PLAN_ENV, parseExpectation } from "../host/expectation";
 import { PartialFailure } from "../host/partialFailure";
-import { checkSettings, client } from "../host/session";
+import { checkSettings, client, configuredBaseUrl } from "../host/session";
 import * as log from "../log";
+import { restoreRefusal } from "./guard";
 
 type Props = Record<string, unknown>;
 
@@ -131,12 +133,27 @@ function isRefusedAsNotQuarantined(err: unknown): err is DomainApiError {
 }
 
 /**
- * Create: `POST /v2/domains/{domain}/restore`. The POST is never resent automatically once it may
+ * Throws when `DOMAINAPI_EXPECT_PLAN` is set and its reviewed plan does not name the restore of
+ * `domain` on the configured account: nothing is sent.
+ *
+ * @throws UnreviewedPlanError naming the domain and how to have the restore reviewed
+ */
+function refuseUnreviewed(domain: string): void {
+  const expected = appliedAt(parseExpectation(process.env[EXPECT_PLAN_ENV]), {
+    account: configuredBaseUrl(),
+  });
+  const refusal = restoreRefusal(domain, expected);
+  if (refusal !== undefined) throw new UnreviewedPlanError(refusal);
+}
+
+/**
+ * Create: `POST /v2/domains/{domain}/restore`, only when the reviewed plan, if one is given, names it. The POST is never resent automatically once it may
  * have reached the API. When its answer is lost, the resource is recorded as unconfirmed (a partial
  * failure), so that the next `pulumi up` asks again instead of forgetting the attempt.
  */
 export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult> {
   const domain = String(inputs.domain);
+  refuseUnreviewed(domain);
   try {
     await client().restoreDomain(domain);
   } catch (err) {
@@ -164,11 +181,13 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
  * Update: the engine calls it only to finish a restore recorded as unconfirmed (every change of the
  * inputs is a replacement). The second POST is safe: if the first took effect, the API refuses this
  * one because the domain is no longer in quarantine (with 409, 422 or 400: the spec does not say),
- * and that refusal is the confirmation; the warning quotes the API's words.
+ * and that refusal is the confirmation; the warning quotes the API's words. It is a restore all the
+ * same: under a reviewed plan, sent only when the plan names it.
  */
 export async function update(_id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
   const domain = String(news.domain);
   if (olds.unconfirmed !== true) return { outs: withoutProvider(olds) };
+  refuseUnreviewed(domain);
   try {
     await client().restoreDomain(domain);
     log.info(`domain ${domain} restored from quarantine (the earlier attempt had not taken effect)`);

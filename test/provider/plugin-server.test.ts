@@ -306,6 +306,29 @@ describe("the plugin's gRPC service", () => {
     },
   );
 
+  it("Create of a restore that a reviewed plan does not name is refused, and nothing reaches the API", async () => {
+    await configure({ apiKey: API_KEY, baseUrl: sandbox.url });
+    for (const value of ["none", "web=0123456789abcdef"]) {
+      process.env.DOMAINAPI_EXPECT_PLAN = value;
+      try {
+        const err = await rpc(
+          "create",
+          new pb.CreateRequest().setUrn(RESTORE_URN).setProperties(struct({ domain: "shop.example" })),
+        ).then(
+          () => undefined,
+          (e: grpc.ServiceError) => e,
+        );
+        expect(err?.details).toMatch(
+          /refusing to restore domain "shop\.example" from quarantine: the reviewed plan \(DOMAINAPI_EXPECT_PLAN\) does not name it/,
+        );
+      } finally {
+        delete process.env.DOMAINAPI_EXPECT_PLAN;
+      }
+    }
+    expect(sandbox.requests).toEqual([]);
+    expect(sandbox.domainStatus("shop.example")).toBe("quarantined");
+  });
+
   it("Read of a restore keeps the state; its import is the domain", async () => {
     const read = await rpc<pb.ReadRequest, pb.ReadResponse>(
       "read",

@@ -6,6 +6,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { PreviewStep } from "../../../provider/cli/preview";
 import { planComment } from "../../../provider/cli/review";
 import * as records from "../../../provider/records/provider";
 import { PROVIDER, useConfiguredSandbox } from "../helpers";
@@ -117,7 +118,8 @@ describe("a reviewed plan that meets records removed outside Pulumi", () => {
       oldState: { type: TYPE, inputs: {}, outputs: olds },
       newState: { type: TYPE, inputs: news, outputs: {} },
     };
-    const comment = planComment({ steps: [step] });
+    // As `pulumi preview --json` prints it: the stack config beside the steps says the account.
+    const comment = planComment({ config: { "domainapi:baseUrl": sandbox.url }, steps: [step] });
     const line = comment.split("\n").find((l) => l.startsWith("DOMAINAPI_EXPECT_PLAN=")) ?? "";
     return line.replace(/^DOMAINAPI_EXPECT_PLAN='|'$/g, "");
   }
@@ -167,4 +169,73 @@ describe("a reviewed plan that meets records removed outside Pulumi", () => {
       ).toEqual(["@ 192.0.2.10", "@ mx2.example.net", "api 192.0.2.20"]);
     });
   }
+});
+
+describe("the digest covers where and how: account, purge and the safety threshold", () => {
+  /** The DOMAINAPI_EXPECT_PLAN value of one step, as the plan comment of a preview on `baseUrl` gives it. */
+  function reviewedValueOn(step: PreviewStep, baseUrl: string): string {
+    const comment = planComment({ config: { "domainapi:baseUrl": baseUrl }, steps: [step] });
+    const line = comment.split("\n").find((l) => l.startsWith("DOMAINAPI_EXPECT_PLAN=")) ?? "";
+    return line.replace(/^DOMAINAPI_EXPECT_PLAN='|'$/g, "");
+  }
+  const createStep = (news: Props) => ({
+    op: "create",
+    urn: `urn:pulumi:dev::dns::${TYPE}::web`,
+    newState: { type: TYPE, inputs: news, outputs: {} },
+  });
+  const updateStep = (olds: Props, news: Props) => ({
+    op: "update",
+    urn: `urn:pulumi:dev::dns::${TYPE}::web`,
+    oldState: { type: TYPE, inputs: {}, outputs: olds },
+    newState: { type: TYPE, inputs: news, outputs: {} },
+  });
+
+  it("a create reviewed for another account is refused here, with nothing sent; reviewed for this one, it is applied", async () => {
+    const news = await checked({ templateId: "web", records: base });
+    process.env.DOMAINAPI_EXPECT_PLAN = reviewedValueOn(createStep(news), "https://api.other.example");
+    sandbox.clearRequests();
+    await expect(records.create(news)).rejects.toThrow(
+      /refusing to change template "web": its plan is not the reviewed one .*account http:\/\/127\.0\.0\.1:\d+/,
+    );
+    expect(sent()).toEqual([]);
+    // The same account written otherwise (a trailing slash) is the same account.
+    process.env.DOMAINAPI_EXPECT_PLAN = reviewedValueOn(createStep(news), `${sandbox.url}/`);
+    await records.create(news);
+    expect(contentOf("web", "api")).toBe("192.0.2.20");
+  });
+
+  for (const [what, setting] of [
+    ["purge", { purge: false }],
+    ["the safety threshold", { safetyThreshold: { maxChangePercent: 100 } }],
+    ["the safety threshold turned off", { safetyThreshold: false }],
+  ] as const) {
+    it(`an update whose requests are the same bytes but whose ${what} changed since the review is refused`, async () => {
+      const olds = await deployed("web");
+      const reviewedNews = await checked({ templateId: "web", records: changed, purge: true }, olds);
+      process.env.DOMAINAPI_EXPECT_PLAN = reviewedValueOn(updateStep(olds, reviewedNews), sandbox.url);
+      const news = await checked({ templateId: "web", records: changed, purge: true, ...setting }, olds);
+      sandbox.clearRequests();
+      await expect(records.update("web", olds, news)).rejects.toThrow(/its plan is not the reviewed one/);
+      expect(sent()).toEqual([]);
+      await records.update("web", olds, reviewedNews);
+      expect(contentOf("web", "api")).toBe("192.0.2.21");
+    });
+  }
+});
+
+describe("a verifying refresh under a reviewed plan", () => {
+  it("is refused with nothing sent: it re-states records, and no review shows it", async () => {
+    const olds = await deployed("web");
+    process.env.DOMAINAPI_EXPECT_PLAN = "none";
+    process.env.DOMAINAPI_VERIFY_ON_REFRESH = "1";
+    sandbox.clearRequests();
+    try {
+      await expect(records.read("web", olds)).rejects.toThrow(
+        /refusing to verify template "web" under DOMAINAPI_EXPECT_PLAN: .*set back.*Nothing was sent/,
+      );
+    } finally {
+      delete process.env.DOMAINAPI_VERIFY_ON_REFRESH;
+    }
+    expect(sent()).toEqual([]);
+  });
 });

@@ -144,8 +144,12 @@ describe("a template whose records are secret in the preview", () => {
       records: { "@/A": { name: "@", type: "A", content: "192.0.2.11" } },
       __provider: SECRET,
     };
-    const md = planComment({ steps: [step("update", held, news)] });
+    const preview = {
+      config: { "domainapi:baseUrl": "https://api.example.com" },
+      steps: [step("update", held, news)],
+    };
+    const md = planComment(preview);
     expect(md).toContain("~ MODIFY @ A content 192.0.2.10 -> 192.0.2.11");
-    expect(planExpectation({ steps: [step("update", held, news)] })).toMatch(/^web=[0-9a-f]{16}$/);
+    expect(planExpectation(preview)).toMatch(/^web=[0-9a-f]{16}$/);
   });
 });

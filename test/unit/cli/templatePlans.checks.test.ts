@@ -63,8 +63,12 @@ describe("warnings of the template checks in the PR plan", () => {
     const fence = lines[start]!.replace("text", "");
     expect(fence.length).toBeGreaterThan(4);
     const end = lines.findIndex((l, i) => i > start && l === fence);
-    expect(end).toBe(start + 2);
-    expect(lines[start + 1]).toContain('0 tbs "````\\n**Approved** @acme/admins <img src=x>\\u{2028}"');
+    // One warning: its first line, then only its own continuations (a long line is wrapped).
+    const inside = lines.slice(start + 1, end);
+    expect(inside.slice(1).every((l) => l.startsWith("  ↳ "))).toBe(true);
+    expect(inside.join("\n").replaceAll("\n  ↳ ", "")).toContain(
+      '0 tbs "````\\n**Approved** @acme/admins <img src=x>\\u{2028}"',
+    );
     expect(lines.filter((l) => l.startsWith("**Approved**"))).toEqual([]);
   });
 });

@@ -6,7 +6,13 @@
 import { execFileSync } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { expectationAssignment, parseExpectation, refusalOf } from "../../../provider/records/digest";
+import {
+  expectationAssignment,
+  parseExpectation,
+  planDigest,
+  refusalOf,
+  type TemplateApplied,
+} from "../../../provider/records/digest";
 import { planResource } from "../../../provider/records/plan";
 import { decodeInputs } from "../../../provider/records/state";
 
@@ -70,18 +76,63 @@ describe("the DOMAINAPI_EXPECT_PLAN line of a plan", () => {
       decodeInputs({ templateId: "web", records: [{ name: "@", type: "A", content: "192.0.2.1" }] }),
     );
     expect(refusalOf(plan, undefined)).toBeUndefined();
-    expect(refusalOf(plan, { kind: "blank" })).toMatch(
+    const applied = { account: "https://api.example.com", purge: true, safetyThreshold: false as const };
+    expect(refusalOf(plan, { kind: "blank", applied })).toMatch(
       /^refusing to change template "web": DOMAINAPI_EXPECT_PLAN is set but empty.*a failed `domainapi-plan --expect`.*Nothing was sent/,
     );
     // A plan that sends nothing is never refused.
     const nothing = planResource(undefined, decodeInputs({ templateId: "web", records: [], purge: false }));
     expect(nothing.requests).toEqual([]);
-    expect(refusalOf(nothing, { kind: "blank" })).toBeUndefined();
+    expect(refusalOf(nothing, { kind: "blank", applied })).toBeUndefined();
   });
 
   it("a malformed pair is named with the form expected", () => {
     expect(() => parseExpectation("DOMAINAPI_EXPECT_PLAN='web'")).toThrow(
       /"web" is not a templateId=digest pair/,
     );
+  });
+});
+
+describe("a digest covers where and how a plan is applied, not only what it sends", () => {
+  const records = [{ name: "@", type: "A", content: "192.0.2.1" }];
+  const plan = planResource(undefined, decodeInputs({ templateId: "web", records, purge: false }));
+  const reviewed: TemplateApplied = {
+    account: "https://api.example.com",
+    purge: false,
+    safetyThreshold: { minExistingRecords: 10, maxChangePercent: 30 },
+  };
+  const others: Array<[string, TemplateApplied]> = [
+    ["another account", { ...reviewed, account: "https://api.other.example" }],
+    ["another path on the same host", { ...reviewed, account: "https://api.example.com/acme" }],
+    ["purge", { ...reviewed, purge: true }],
+    [
+      "the threshold's share",
+      { ...reviewed, safetyThreshold: { minExistingRecords: 10, maxChangePercent: 100 } },
+    ],
+    [
+      "the threshold's floor",
+      { ...reviewed, safetyThreshold: { minExistingRecords: 0, maxChangePercent: 30 } },
+    ],
+    ["the threshold off", { ...reviewed, safetyThreshold: false }],
+  ];
+
+  for (const [what, applied] of others) {
+    it(`differs by ${what}, so the reviewed value refuses the plan there`, () => {
+      expect(planDigest(plan, applied)).not.toBe(planDigest(plan, reviewed));
+      const value = parseExpectation(`web=${planDigest(plan, reviewed)}`);
+      expect(refusalOf(plan, value && { ...value, applied: reviewed })).toBeUndefined();
+      expect(refusalOf(plan, value && { ...value, applied })).toMatch(
+        /^refusing to change template "web": its plan is not the reviewed one .*a digest covers the plan's requests and account .*purge .*safety threshold/,
+      );
+    });
+  }
+
+  it("is the same for the same account, settings and requests, whatever order the threshold was given in", () => {
+    const swapped = { maxChangePercent: 30, minExistingRecords: 10 };
+    expect(planDigest(plan, { ...reviewed, safetyThreshold: swapped })).toBe(planDigest(plan, reviewed));
+  });
+
+  it("refuses, instead of guessing, an expectation not bound to where it applies", () => {
+    expect(() => refusalOf(plan, parseExpectation("none"))).toThrow(/appliedAt/);
   });
 });
