@@ -176,6 +176,6 @@ describe("domainapi-plan --comments", () => {
     expect(short.code).toBe(2);
     expect(short.stderr).toMatch(/--commit: "0123456" is not a full commit id/);
     expect((await run(["--comments", file])).stderr).toMatch(/--comments needs --commit/);
-    expect((await run(["--author", "x", file])).stderr).toMatch(/--author and --marker choose the comment/);
+    expect((await run(["--author", "x", file])).stderr).toMatch(/--author, --marker and --record choose and check the comment/);
   });
 });
