@@ -15,8 +15,8 @@ import { parseArgs } from "node:util";
 import { EXPECT_PLAN_ENV } from "../records/digest";
 import { DEFAULT_AUTHOR, DEFAULT_MARKER, parseComments, reviewedPlan } from "./comments";
 import { parseCommit } from "./commit";
-import { readPlanRecord, verifiedPlan } from "./provenance";
 import { PreviewInputError, parsePreview } from "./preview";
+import { readPlanRecord, verifiedPlan } from "./provenance";
 import { planComment, planExpectationResult } from "./review";
 
 const USAGE = `Usage: domainapi-plan [--commit <sha>] [preview.json]

@@ -131,7 +131,7 @@ function parsed<T>(file: string, text: string, schema: z.ZodType<T>, paged = fal
   let value: unknown;
   try {
     const values = jsonValues(text);
-    value = paged ? values.flatMap((v) => (Array.isArray(v) ? v : [v])) : values[0];
+    value = paged ? values.flat(2) : values[0];
     if (!paged && values.length !== 1) throw new SyntaxError(`${values.length} JSON values, expected one`);
   } catch (err) {
     throw new PreviewInputError(`${file} is not JSON: ${err instanceof Error ? err.message : String(err)}`);
