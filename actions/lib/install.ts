@@ -7,8 +7,8 @@
  * 2. its SHA-512 is computed here and compared with the integrity the workflow gives (the
  *    `integrity` of package-lock.json, or `npm view pulumi-domainapi@<version> dist.integrity`);
  *    a mismatch stops before anything is installed;
- * 3. that tarball, and only it, is installed with `--ignore-scripts` (no install script of it or of
- *    its dependencies runs) and `--omit=peer` (the Pulumi SDK is not needed to render or check a plan).
+ * 3. that tarball, and only it, is installed with `--ignore-scripts`: no install script of it or of
+ *    its dependencies (the Pulumi SDK among them: the planner reads the engine's types) runs.
  *
  * Environment: DOMAINAPI_VERSION, DOMAINAPI_INTEGRITY, RUNNER_TEMP; DOMAINAPI_PACKAGE replaces the
  * registry spec (a local tarball, for tests: the same checks apply).
@@ -57,16 +57,7 @@ step(() => {
   fs.writeFileSync(path.join(prefix, "package.json"), '{ "private": true }\n');
   const installed = run(
     "npm",
-    [
-      "install",
-      "--no-save",
-      "--ignore-scripts",
-      "--omit=peer",
-      "--omit=dev",
-      "--no-audit",
-      "--no-fund",
-      tarball,
-    ],
+    ["install", "--no-save", "--ignore-scripts", "--omit=dev", "--no-audit", "--no-fund", tarball],
     { cwd: prefix },
   );
   if (installed.status !== 0)
