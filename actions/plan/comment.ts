@@ -43,6 +43,40 @@ function pullOf(repo: string, sha: string): number {
   return (pulls[0] as Pull).number;
 }
 
+/** The plan's Markdown, and whether the preview failed (its own exit status, or the plan says so). */
+function renderedPlan(
+  repo: string,
+  previewRun: number,
+  previewDir: string,
+  head: string,
+  link: (id: number) => string,
+): { plan: string; failed: boolean } {
+  const args = ["run", "download", String(previewRun), "--repo", repo, "--name", env("PREVIEW_ARTIFACT")];
+  if (run("gh", [...args, "--dir", previewDir]).status !== 0) {
+    // No plan to show: say so in the comment, so that no one reads an earlier push's plan as this one's.
+    const plan = `### DNS record plan\n\nNo plan for commit \`${head}\`: ${link(previewRun)} left no preview (it failed or was cancelled before \`pulumi preview\`; see its log).\n`;
+    return { plan, failed: true };
+  }
+  const rendered = run(env("DOMAINAPI_PLAN"), ["--commit", head, path.join(previewDir, "preview.json")]);
+  if (rendered.status !== 0) {
+    throw new StepError(
+      `the artifact of run ${previewRun} is not the output of \`pulumi preview --json\` (domainapi-plan exit ${rendered.status}): no plan posted`,
+    );
+  }
+  // The preview's exit status is in the artifact beside its JSON; the plan of a failed preview also
+  // starts a line so (domainapi-plan). Either fails this job after the upload, as it failed the other.
+  let status: unknown;
+  try {
+    status = (
+      JSON.parse(fs.readFileSync(path.join(previewDir, "status.json"), "utf8")) as { exitCode?: unknown }
+    ).exitCode;
+  } catch {
+    status = undefined;
+  }
+  const planFailed = rendered.stdout.split("\n").some((line) => line.startsWith("**The preview failed**"));
+  return { plan: rendered.stdout, failed: planFailed || status !== 0 };
+}
+
 step(() => {
   if (env("GITHUB_EVENT_NAME") !== "workflow_run") {
     throw new StepError(
@@ -65,28 +99,11 @@ step(() => {
   const work = env("WORK");
   const previewDir = path.join(work, "preview");
   fs.mkdirSync(previewDir, { recursive: true });
-  gh([
-    "run",
-    "download",
-    String(previewRun),
-    "--repo",
-    repo,
-    "--name",
-    env("PREVIEW_ARTIFACT"),
-    "--dir",
-    previewDir,
-  ]);
-
-  const rendered = run(env("DOMAINAPI_PLAN"), ["--commit", head, path.join(previewDir, "preview.json")]);
-  if (rendered.status !== 0) {
-    throw new StepError(
-      `the artifact of run ${previewRun} is not the output of \`pulumi preview --json\` (domainapi-plan exit ${rendered.status}): no plan posted`,
-    );
-  }
   const server = env("SERVER_URL");
   const link = (id: number) => `[run ${id}](${server}/${repo}/actions/runs/${id})`;
+  const { plan, failed } = renderedPlan(repo, previewRun, previewDir, head, link);
   const body = [
-    rendered.stdout.trimEnd(),
+    plan.trimEnd(),
     "",
     `<sub>Rendered by ${link(runId)} from the preview of ${link(previewRun)}. Only the deployment's own check of this comment against that run's record decides what \`pulumi up\` applies.</sub>`,
     runMarker(runId),
@@ -114,15 +131,7 @@ step(() => {
     path.join(out, "meta.json"),
     `${JSON.stringify({ pullRequest: pull, commit: head, run: runId, previewRun }, null, 2)}\n`,
   );
-  summary(rendered.stdout);
-  // The plan of a failed preview starts its section so (domainapi-plan); the preview's own exit status
-  // is in the artifact too. Either fails this job after the upload, as the preview failed the other.
-  const status = JSON.parse(fs.readFileSync(path.join(previewDir, "status.json"), "utf8")) as {
-    exitCode?: unknown;
-  };
-  const failed =
-    rendered.stdout.split("\n").some((line) => line.startsWith("**The preview failed**")) ||
-    status.exitCode !== 0;
+  summary(plan);
   output("preview-failed", String(failed));
   return 0;
 });

@@ -160,8 +160,8 @@ function previewStep(fixture: string, exit = 0) {
   return { result, out };
 }
 
-/** The plan action in mode comment, rendering the artifact in `previewDir`, for `head`; `existing` comments on the PR. */
-function commentStep(previewDir: string, head = HEAD, existing: unknown[] = []) {
+/** The plan action in mode comment, rendering the artifact in `previewDir` (none: no artifact), for `head`. */
+function commentStep(previewDir: string | undefined, head = HEAD, existing: unknown[] = []) {
   const out = fs.mkdtempSync(path.join(work, "record-"));
   const result = runStep(
     "actions/plan/comment.ts",
@@ -193,7 +193,7 @@ function commentStep(previewDir: string, head = HEAD, existing: unknown[] = []) 
           html_url: "https://github.com/octo/dns/pull/7#c900",
         },
       },
-      downloads: { [`${PREVIEW_RUN}/dns-preview`]: previewDir },
+      downloads: previewDir ? { [`${PREVIEW_RUN}/dns-preview`]: previewDir } : {},
     },
   );
   return { result, out };
@@ -364,6 +364,21 @@ describe("actions/plan", { timeout: 120_000 }, () => {
     expect(body).toContain("**The preview failed**");
     expect(comment.result.gh.filter((c) => c.args.includes("POST"))).toHaveLength(1);
     expect(comment.result.outputs).toEqual({ "preview-failed": "true" });
+  });
+
+  it("mode comment: a run that left no preview: the comment says so, the job fails, and apply finds no plan in it", () => {
+    const { result, out } = commentStep(undefined);
+    expect(result.status).toBe(0);
+    expect(result.outputs).toEqual({ "preview-failed": "true" });
+    const body = fs.readFileSync(path.join(out, "comment.md"), "utf8");
+    expect(body).toMatch(
+      new RegExp(`^### DNS record plan\n\nNo plan for commit \`${HEAD}\`: \\[run ${PREVIEW_RUN}\\]`),
+    );
+    expect(result.gh.filter((c) => c.args.includes("POST"))[0]?.input?.body).toBe(body);
+    refused(
+      applyStep(mergedGitHub({ comments: [restComment(DEFAULT_AUTHOR, body)], record: out })),
+      /the workflow's plan comment is not about the merged head commit \w+: it names no commit/,
+    );
   });
 
   it("mode comment: refuses outside a workflow_run job, and an artifact that is not a preview, posting nothing", () => {
