@@ -123,6 +123,23 @@ describe("the record of a plan comment", () => {
     );
   });
 
+  it("the workflow's own edits pass; a re-run of the plan's run after the approval, or no artifact, does not", () => {
+    const bot = {
+      editedAt: "2026-11-26T10:02:00Z",
+      deletedAt: null,
+      editor: { __typename: "Bot", login: "github-actions" },
+    };
+    expect(verifiedPlan([comment], selection, record([bot])).ok).toBe(true);
+    const base = record();
+    const rerun = { ...base, run: { ...base.run!, run_started_at: "2026-11-26T11:20:00Z" } };
+    expect(reason(verifiedPlan([comment], selection, rerun))).toMatch(
+      /made or changed at 2026-11-26T11:20:00Z, after the last approval of commit \w+ \(2026-11-26T11:00:00Z\)/,
+    );
+    expect(
+      reason(verifiedPlan([comment], selection, { ...base, comment: undefined, meta: undefined })),
+    ).toMatch(/run 42 has no plan artifact/);
+  });
+
   it("a record of another run, pull request or commit: refused, naming both", () => {
     const base = record();
     expect(
