@@ -6,7 +6,7 @@
  * no one but the workflow, was made by a run of a workflow the pull request cannot change, and was
  * on screen before a reviewer approved the head commit.
  *
- * The record is what the plan action's deployment script fetched with `gh` (this module calls
+ * The record is what the apply action's script fetched with `gh` (this module calls
  * nothing): the merged pull request, the run the comment names, the run's artifact, the reviews,
  * and the comment's edit history. Pure, except {@link readPlanRecord}, which reads those files.
  */
