@@ -15,9 +15,8 @@ import { parseArgs } from "node:util";
 import { EXPECT_PLAN_ENV } from "../records/digest";
 import { DEFAULT_AUTHOR, DEFAULT_MARKER, parseComments, reviewedPlan } from "./comments";
 import { parseCommit } from "./commit";
-import { PreviewInputError, parsePreview } from "./preview";
+import { PreviewInputError } from "./errors";
 import { readPlanRecord, verifiedPlan } from "./provenance";
-import { planComment, planExpectationResult } from "./review";
 
 const USAGE = `Usage: domainapi-plan [--commit <sha>] [preview.json]
        domainapi-plan --expect [preview.json]
@@ -129,6 +128,11 @@ export async function runPlanCommand(args: readonly string[], io: PlanCommandIo 
       const result = record ? verifiedPlan(comments, selection, record) : reviewedPlan(comments, selection);
       return written(result, io, "no reviewed plan");
     }
+    // Loaded here: the planner loads the Pulumi SDK (0.6 s of CPU), which --comments does not need.
+    const [{ parsePreview }, { planComment, planExpectationResult }] = await Promise.all([
+      import("./preview.js"),
+      import("./review.js"),
+    ]);
     const preview = parsePreview(await readInput(file, io));
     if (!values.expect) {
       io.stdout.write(planComment(preview, commit ? { commit } : {}));
