@@ -14,7 +14,9 @@ checks_log=$(mktemp)
 npm run --silent check >"$checks_log" 2>&1 &
 checks=$!
 trap 'kill "$checks" 2>/dev/null || true; rm -f "$checks_log"' EXIT
-# The CI workflow users copy (examples/ci) is linted, so it cannot rot.
+# The CI workflows users copy (examples/ci) are linted, so they cannot rot. The actions they use
+# (actions/plan, actions/apply) are linted by test/unit/actions/workflows.test.ts: actionlint reads
+# workflows only, so that test lays each action's steps out as a workflow's job.
 "$(bash scripts/ensure-actionlint.sh)" examples/ci/.github/workflows/*.yml
 # The plugin binaries (scripts/dist.ts) for the tests that read and run them: made once per run,
 # only when those tests run (all of them, or a filter naming them), and copied from the cache when

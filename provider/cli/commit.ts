@@ -56,3 +56,30 @@ export function markedCommits(lines: readonly string[]): string[] {
     return found?.[1] ? [found[1]] : [];
   });
 }
+
+/** The run marker's form: the id of the workflow run that posted the comment, decimal. */
+const RUN_MARKER = /^<!-- domainapi-plan run=([0-9]+) -->$/;
+
+/**
+ * The line that names, in a plan comment, the workflow run that rendered and posted it (the plan
+ * action writes it): the deployment fetches that run's record to check the comment against it.
+ *
+ * @example
+ * runMarker(123456); // "<!-- domainapi-plan run=123456 -->"
+ */
+export function runMarker(runId: number): string {
+  return `<!-- domainapi-plan run=${runId} -->`;
+}
+
+/**
+ * The run ids marked in a comment's lines (see {@link runMarker}), in order.
+ *
+ * @example
+ * markedRuns(["<!-- domainapi-plan run=123456 -->"]); // [123456]
+ */
+export function markedRuns(lines: readonly string[]): number[] {
+  return lines.flatMap((line) => {
+    const found = RUN_MARKER.exec(line);
+    return found?.[1] ? [Number(found[1])] : [];
+  });
+}

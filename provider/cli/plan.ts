@@ -15,12 +15,12 @@ import { parseArgs } from "node:util";
 import { EXPECT_PLAN_ENV } from "../records/digest";
 import { DEFAULT_AUTHOR, DEFAULT_MARKER, parseComments, reviewedPlan } from "./comments";
 import { parseCommit } from "./commit";
-import { PreviewInputError, parsePreview } from "./preview";
-import { planComment, planExpectationResult } from "./review";
+import { PreviewInputError } from "./errors";
+import { readPlanRecord, verifiedPlan } from "./provenance";
 
 const USAGE = `Usage: domainapi-plan [--commit <sha>] [preview.json]
        domainapi-plan --expect [preview.json]
-       domainapi-plan --comments <comments.json> --commit <sha> [--author <login>] [--marker <text>]
+       domainapi-plan --comments <comments.json> --commit <sha> [--author <login>] [--marker <text>] [--record <dir>]
 
 Reads the output of \`pulumi preview --json\` (from the file, or from stdin) and writes the plan of
 every DNS template it changes as Markdown, for a pull-request comment. --commit names the commit
@@ -41,7 +41,9 @@ pull request, from its comments as \`gh api --paginate repos/OWNER/REPO/issues/N
 them. Only the workflow's own comment counts: by --author (default ${DEFAULT_AUTHOR}), holding
 --marker (default ${DEFAULT_MARKER}, the sticky comment of
 examples/ci), made from the commit given with --commit (the merged head). No other comment, quoted
-replies included, is read for it.
+replies included, is read for it. With --record, the comment must also be what the run it names
+posted (the record the apply action fetches: docs/previews.md), edited by no one else, and approved
+after it was last changed.
 
 Exit status: 0 written; 2 no value can be given (the message says which check failed: the preview
 failed, a template cannot be planned from it, no comment of the workflow about that commit), or the
@@ -61,6 +63,7 @@ const OPTIONS = {
   comments: { type: "string" },
   author: { type: "string" },
   marker: { type: "string" },
+  record: { type: "string" },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
@@ -76,9 +79,9 @@ function checkCombination(values: Values, positionals: readonly string[]): void 
       throw new UsageError("--comments needs --commit <sha>: the merged head commit");
     if (positionals.length > 0) throw new UsageError("--comments reads the comments file, not a preview");
   } else {
-    if (values.author !== undefined || values.marker !== undefined) {
+    if (values.author !== undefined || values.marker !== undefined || values.record !== undefined) {
       throw new UsageError(
-        "--author and --marker choose the comment that --comments reads; give --comments too",
+        "--author, --marker and --record choose and check the comment that --comments reads; give --comments too",
       );
     }
     if (values.expect && values.commit !== undefined) {
@@ -121,8 +124,15 @@ export async function runPlanCommand(args: readonly string[], io: PlanCommandIo 
         author: values.author ?? DEFAULT_AUTHOR,
         marker: values.marker ?? DEFAULT_MARKER,
       };
-      return written(reviewedPlan(comments, selection), io, "no reviewed plan");
+      const record = values.record === undefined ? undefined : await readPlanRecord(values.record);
+      const result = record ? verifiedPlan(comments, selection, record) : reviewedPlan(comments, selection);
+      return written(result, io, "no reviewed plan");
     }
+    // Loaded here: the planner loads the Pulumi SDK (0.6 s of CPU), which --comments does not need.
+    const [{ parsePreview }, { planComment, planExpectationResult }] = await Promise.all([
+      import("./preview.js"),
+      import("./review.js"),
+    ]);
     const preview = parsePreview(await readInput(file, io));
     if (!values.expect) {
       io.stdout.write(planComment(preview, commit ? { commit } : {}));

@@ -176,24 +176,34 @@ describe("examples", () => {
     expect(sandbox.templateRecords("web")).toEqual([]);
   });
 
-  it("ci: the workflow previews pull requests and deploys main, with the key from a secret", () => {
+  it("ci: the workflows preview pull requests, render the plan apart, and deploy main, the key in the up job alone", () => {
     type Step = { uses?: string; run?: string; with?: Record<string, unknown> };
-    type Job = { if?: string; steps: Step[]; env?: Record<string, string> };
-    const workflow = readYaml<{
-      on: { pull_request?: unknown; push?: { branches?: string[] } };
-      env: Record<string, string>;
+    type Job = { if?: string; steps: Step[]; env?: Record<string, string>; environment?: string };
+    type Workflow = {
+      name: string;
+      on: Record<string, unknown>;
+      env?: Record<string, string>;
       jobs: Record<string, Job>;
-    }>(path.join(examplesDir, "ci", ".github", "workflows", "pulumi.yml"));
+    };
+    const workflows = path.join(examplesDir, "ci", ".github", "workflows");
+    const workflow = readYaml<Workflow>(path.join(workflows, "pulumi.yml"));
     expect(workflow.on.pull_request).toBeDefined();
-    expect(workflow.on.push?.branches).toEqual(["main"]);
-    expect(workflow.env.DOMAINAPI_API_KEY).toMatch(/^\$\{\{ secrets\.DOMAINAPI_API_KEY \}\}$/);
-    const pulumiCommand = (job: Job | undefined) =>
-      job?.steps.find((s) => s.uses?.startsWith("pulumi/actions@") && s.with?.command)?.with?.command;
+    expect((workflow.on.push as { branches?: string[] }).branches).toEqual(["main"]);
+    expect(workflow.env).toBeUndefined();
+    const using = (job: Job | undefined, action: string) =>
+      job?.steps.find((s) => s.uses?.startsWith(`pulumi-domainapi/pulumi-domainapi/actions/${action}@`));
     const jobs = Object.values(workflow.jobs);
-    const preview = jobs.find((j) => pulumiCommand(j) === "preview");
-    const up = jobs.find((j) => pulumiCommand(j) === "up");
+    const preview = jobs.find((j) => using(j, "plan")?.with?.mode === "preview");
+    const up = jobs.find((j) => using(j, "apply"));
     expect(preview?.if).toBe("github.event_name == 'pull_request'");
+    expect(JSON.stringify(preview)).not.toContain("DOMAINAPI_API_KEY");
     expect(up?.if).toBe("github.event_name == 'push' && github.ref == 'refs/heads/main'");
+    expect(up?.environment).toBe("production");
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template
+    expect(up?.env?.DOMAINAPI_API_KEY).toBe("${{ secrets.DOMAINAPI_API_KEY }}");
+    const render = readYaml<Workflow>(path.join(workflows, "dns-plan.yml"));
+    expect(render.on.workflow_run).toEqual({ workflows: [workflow.name], types: ["completed"] });
+    expect(Object.values(render.jobs).map((j) => using(j, "plan")?.with?.mode)).toEqual(["comment"]);
     // No key is ever written into the workflow or a stack file: only the sandbox's throw-away key.
     const text = fs.readFileSync(path.join(examplesDir, "ci", ".github", "workflows", "pulumi.yml"), "utf8");
     const keyValues = [...text.matchAll(/DOMAINAPI_API_KEY:[ \t]*(.*)$/gm)].map((m) => m[1]?.trim());
