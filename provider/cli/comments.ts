@@ -13,7 +13,7 @@ import { z } from "zod";
 import { EXPECT_PLAN_ENV, formatExpectation, parseExpectation, type ReviewedPlan } from "../records/digest";
 import { markedCommits } from "./commit";
 import { PreviewInputError } from "./errors";
-import { PLAN_HEADING, PREVIEW_FAILED, visible } from "./markdown";
+import { PLAN_HEADING, PREVIEW_FAILED, RESTORE_TITLE, visible } from "./markdown";
 
 /** The fields of an issue comment of GitHub's REST API that the choice needs. */
 const CommentSchema = z.looseObject({
@@ -194,8 +194,11 @@ function shownDigests(shown: readonly ShownLine[]): Map<string, string> | string
   let seen = new Set<string>();
   for (const { text, fenced } of shown) {
     if (fenced) continue;
-    if (text.startsWith(TEMPLATE_TITLE)) {
-      current = leadingCodeSpan(text.slice(TEMPLATE_TITLE.length));
+    const restore = text.startsWith(RESTORE_TITLE);
+    if (restore || text.startsWith(TEMPLATE_TITLE)) {
+      const named = leadingCodeSpan(text.slice((restore ? RESTORE_TITLE : TEMPLATE_TITLE).length));
+      // A restore's key in the value is `restore/<domain>` (no template id holds a `/`).
+      current = named !== undefined && restore ? `restore/${named}` : named;
       if (current === undefined) return `a template heading names no template: ${JSON.stringify(text)}`;
       if (seen.has(current)) return `template \`${current}\` is shown twice`;
       seen = new Set([...seen, current]);
