@@ -189,6 +189,7 @@ function interruptionOf(found: Found, startIds: readonly string[]): Interruption
       source: "journal",
       request: `a request the journal cannot tell (its entry ${found.file} is unreadable: ${found.reason})`,
       unknownAdds: ["an add whose answer was lost"],
+      namedHeld: true,
     };
   }
   const { entry } = found;
@@ -204,6 +205,7 @@ function interruptionOf(found: Found, startIds: readonly string[]): Interruption
     request: `${describeJournalRequest(entry.inFlight)} (${entry.operation}, ${entry.writtenAt})`,
     ...(current ? { held: proven.held } : {}),
     unknownAdds: [...new Set([...proven.untracked, ...(entry.inFlight?.adds ?? [])])],
+    namedHeld: (entry.inFlight?.deletes.length ?? 0) + (entry.inFlight?.updates.length ?? 0) > 0,
   };
 }
 
@@ -273,7 +275,9 @@ export function interruptionWarning(plan: Plan, interruption: Interruption, purg
       : ` These records may now exist twice in the template: ${doubled.join("; ")}. The API cannot list a template's records, ` +
         "so no request can find the copy: delete the extra one by hand in the registrar's panel. The resource does not add " +
         "them again and its state does not claim them (they stay listed as of unknown outcome).";
-  return `${head}.${twice} Recovering: ${plan.text} (the first request verifies every record the state holds).`;
+  const verifies =
+    plan.requests[0]?.method === "PATCH" && plan.requests[0].corrections.some((c) => c.kind === "verify");
+  return `${head}.${twice} Recovering: ${plan.text}${verifies ? " (the first request verifies every record the state holds)" : ""}.`;
 }
 
 /** What an operation learnt from the journal and `DOMAINAPI_REWRITE`, and how it journals its own requests. */

@@ -96,6 +96,11 @@ export interface Interruption {
   held?: HeldRecord[];
   /** Adds whose outcome is unknown: the request in flight may have made them. */
   unknownAdds: string[];
+  /**
+   * The request in flight named held records (a delete or an update) or cannot be told: without
+   * purge, the held records are then verified before anything else is believed of them.
+   */
+  namedHeld?: boolean;
 }
 
 /** How many records a plan creates, updates, deletes and leaves alone, and how many requests it sends. */
@@ -433,9 +438,10 @@ export function interruptedHolding(
  * - with purge, one PUT of every declared record: the only request sure to leave the template
  *   exactly as declared, whatever the interrupted request did (every id is new);
  * - without purge, the declared records whose add is of unknown outcome are set aside (they may
- *   exist twice: the warning names them), and the first PATCH verifies every held record even when
- *   nothing else changes, so that a delete of the interrupted request is found (a 404) and what it
- *   removed is added again. The state claims no record that was not proven.
+ *   exist twice: the warning names them); when the interrupted request named held records, the
+ *   first PATCH verifies every held record even when nothing else changes, so that a delete of it
+ *   is found (a 404) and what it removed is added again. The state claims no record that was not
+ *   proven.
  * A `DOMAINAPI_REWRITE` request changes only a resource with purge (without purge the template is
  * not the resource's to rewrite).
  */
@@ -473,8 +479,9 @@ export function planInterrupted(
   const aside = setAsideUnknownAdds(holding.untracked, after.declared);
   const plan = planPatch(settings.templateId, pairRecords(holding.held, aside.planned), {
     purge: false,
-    verify: true,
-    verifyAlways: true,
+    // A create's held records were proven by the interrupted run's own answers, moments ago.
+    verify: before !== undefined || interrupted.namedHeld === true,
+    verifyAlways: interrupted.namedHeld === true,
   });
   return {
     ...plan,
