@@ -23,6 +23,7 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  rmdirSync,
   unlinkSync,
   writeSync,
 } from "node:fs";
@@ -166,20 +167,21 @@ function fsyncDir(dir: string): void {
 }
 
 /**
- * Starts the entry of one operation: its first line, written whole and durably (a temporary file
- * beside it, flushed to disk, renamed over any older entry of the resource, and the directory
- * flushed), so that after a crash the file is the old entry or the new one.
+ * Starts the entry of one operation: its first line and first steps, written whole and durably (a
+ * temporary file beside it, flushed to disk, renamed over any older entry of the resource, and the
+ * directory flushed), so that after a crash the file is the old entry or the new one.
  *
  * @returns the file written
  */
-export function startEntry(header: JournalHeader): string {
+export function startEntry(header: JournalHeader, steps: readonly JournalStep[] = []): string {
   const file = entryFile(header.account.baseUrl, header.templateId, header.resource);
   const dir = templateDir(header.account.baseUrl, header.templateId);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
   const fd = openSync(temp, "w", 0o600);
   try {
-    writeSync(fd, `${JSON.stringify(HeaderSchema.parse(header))}\n`);
+    const lines = [HeaderSchema.parse(header), ...steps.map((step) => StepSchema.parse(step))];
+    writeSync(fd, lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
     fsyncSync(fd);
   } finally {
     closeSync(fd);
@@ -205,15 +207,23 @@ export function appendStep(file: string, step: JournalStep): void {
   }
 }
 
-/** Removes an entry (or any file of the journal); one already gone is fine. */
+/**
+ * Removes an entry (or any file of the journal); one already gone is fine. Not flushed: a removal
+ * lost in a crash of the machine only makes the next run recover once more than it needs to.
+ */
 export function removeEntry(file: string): void {
   try {
     unlinkSync(file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
-    return;
   }
-  fsyncDir(join(file, ".."));
+  try {
+    // The template's directory goes with its last entry: a machine that served many templates
+    // keeps no trace of those whose runs ended.
+    rmdirSync(join(file, ".."));
+  } catch {
+    // Not empty (another resource's entry), or already gone.
+  }
 }
 
 /**

@@ -118,26 +118,30 @@ export function openJournal(scope: JournalScope, adopted: readonly string[] = []
   let last: Tracked | undefined;
   return {
     sending(tracked, request, plan) {
+      const step: JournalStep = { sent: requestOf(request) };
       if (last === undefined) {
-        startEntry({
-          version: 1,
-          account,
-          templateId: settings.templateId,
-          resource,
-          operation,
-          purge: settings.purge,
-          owner: currentOwner(),
-          writtenAt: new Date().toISOString(),
-          plan,
-          startIds,
-        });
         // What the run starts from may already differ from the engine's state (an adopted entry).
-        appendStep(own, learntStep(settings, { held: [], untracked: [] }, tracked));
+        const start = learntStep(settings, { held: [], untracked: [] }, tracked);
+        startEntry(
+          {
+            version: 1,
+            account,
+            templateId: settings.templateId,
+            resource,
+            operation,
+            purge: settings.purge,
+            owner: currentOwner(),
+            writtenAt: new Date().toISOString(),
+            plan,
+            startIds,
+          },
+          [start, step],
+        );
       } else {
         appendStep(own, learntStep(settings, last, tracked));
+        appendStep(own, step);
       }
       last = { held: [...tracked.held], untracked: [...tracked.untracked] };
-      appendStep(own, { sent: requestOf(request) });
     },
     clear() {
       for (const file of [own, ...adopted]) removeEntry(file);
