@@ -27,6 +27,8 @@ export interface HoldingProxy {
   holdNext(method: string, nth?: number): Promise<void>;
   /** Drops the held request's connection without an answer (the client sees a reset). */
   drop(): void;
+  /** Lets the held answer through, late. */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -36,6 +38,7 @@ export async function holdingProxy(target: string): Promise<HoldingProxy> {
   const seen: Seen[] = [];
   let hold: { method: string; left: number; held: () => void } | undefined;
   let heldResponse: ServerResponse | undefined;
+  let release: (() => void) | undefined;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     seen.push({ method: req.method ?? "", path: req.url ?? "", at: Date.now() });
     const chunks: Buffer[] = [];
@@ -56,13 +59,17 @@ export async function holdingProxy(target: string): Promise<HoldingProxy> {
           const body: Buffer[] = [];
           answer.on("data", (c: Buffer) => body.push(c));
           answer.on("end", () => {
+            const answerIt = () => {
+              res.writeHead(answer.statusCode ?? 502, answer.headers);
+              res.end(Buffer.concat(body));
+            };
             if (holding) {
               heldResponse = res;
+              release = answerIt;
               holding.held();
               return;
             }
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            res.end(Buffer.concat(body));
+            answerIt();
           });
         },
       );
@@ -83,6 +90,12 @@ export async function holdingProxy(target: string): Promise<HoldingProxy> {
     drop() {
       heldResponse?.socket?.destroy();
       heldResponse = undefined;
+      release = undefined;
+    },
+    release() {
+      release?.();
+      heldResponse = undefined;
+      release = undefined;
     },
     async close() {
       heldResponse?.socket?.destroy();
