@@ -9,6 +9,7 @@
  */
 import { readFileSync } from "node:fs";
 import type * as Grpc from "@grpc/grpc-js";
+import { DomainApiBaseError } from "../errors";
 
 let gone = false;
 /** The parent this process started with (`process.ppid` is read once, at start). */
@@ -42,14 +43,20 @@ export function engineGone(): boolean {
 }
 
 /** Thrown before a request that would be sent after the engine went: nothing was sent. */
-export class EngineGoneError extends Error {
+export class EngineGoneError extends DomainApiBaseError {
+  static override readonly brand: symbol = Symbol.for("pulumi-domainapi.EngineGoneError");
+
   constructor() {
-    super("the Pulumi engine that started this provider is gone; nothing more is sent");
-    this.name = "EngineGoneError";
+    super(
+      "the Pulumi engine that started this provider is gone; nothing more is sent",
+      "DOMAINAPI_ENGINE_GONE",
+    );
   }
 }
 
 /**
+ * Stops a run before a request once the engine is gone.
+ *
  * @throws EngineGoneError when {@link engineGone} holds
  */
 export function assertEngineAlive(): void {

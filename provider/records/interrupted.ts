@@ -7,6 +7,7 @@
  * Only reads and writes: what an interruption means for the requests is the planner's.
  */
 import { canonicalOrder, describeRecord, identityOf } from "../dns/model";
+import { DomainApiBaseError } from "../errors";
 import {
   appendStep,
   currentOwner,
@@ -162,15 +163,17 @@ export function describeJournalRequest(request: JournalRequest | undefined): str
 }
 
 /** Thrown when another live process is sending for the same resource: nothing was sent. */
-export class ConcurrentRunError extends Error {
+export class ConcurrentRunError extends DomainApiBaseError {
+  static override readonly brand: symbol = Symbol.for("pulumi-domainapi.ConcurrentRunError");
+
   constructor(templateId: string, entry: JournalEntry, file: string) {
     super(
       `template ${templateId}: another process (pid ${entry.owner.pid} on ${entry.owner.host}, since ${entry.writtenAt}) ` +
         `is sending ${describeJournalRequest(entry.inFlight)} to this template for the same resource right now ` +
         `(journal entry ${file}). Two runs on one template undo each other's work, so nothing was sent: ` +
         "wait for that run to end and run `pulumi up` again.",
+      "DOMAINAPI_CONCURRENT_RUN",
     );
-    this.name = "ConcurrentRunError";
   }
 }
 
