@@ -12,7 +12,7 @@
  * preview's `diff`), not here.
  */
 
-import { assertEngineAlive, EngineGoneError } from "../host/lifeline";
+import { assertEngineAlive, engineGone } from "../host/lifeline";
 import * as log from "../log";
 import { type RecordsApi, send } from "./apply";
 import { type Correction, type HeldRecord, idsOf, type PlannedRequest, requestOf } from "./corrections";
@@ -127,12 +127,19 @@ export async function converge(
   try {
     await run.carryOut(plan);
   } catch (failure) {
-    // The engine that would hold the outcome is gone: the entry is the only record of it.
-    if (!(failure instanceof EngineGoneError)) options.journal?.clear();
+    clearUnlessEngineGone(options.journal);
     return { ...run.result(), failure };
   }
-  options.journal?.clear();
+  clearUnlessEngineGone(options.journal);
   return run.result();
+}
+
+/**
+ * The provider answers the engine now, which then holds the outcome: the journal entry goes. Not
+ * when the engine is gone (killed while the request was out): then the entry is the only record.
+ */
+function clearUnlessEngineGone(journal: RunJournal | undefined): void {
+  if (!engineGone()) journal?.clear();
 }
 
 /** One run's state: what is held, and the loop over the plans it carries out. */
