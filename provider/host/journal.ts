@@ -167,9 +167,11 @@ function fsyncDir(dir: string): void {
 }
 
 /**
- * Starts the entry of one operation: its first line and first steps, written whole and durably (a
- * temporary file beside it, flushed to disk, renamed over any older entry of the resource, and the
- * directory flushed), so that after a crash the file is the old entry or the new one.
+ * Starts the entry of one operation: its first line and first steps, flushed to disk before this
+ * returns. A new entry is created in place (`wx`: a crash of the machine while it is written can only
+ * cut it, and a cut entry reads as corrupt: an unknown outcome, the safe side; the request is not sent
+ * before this returns); an older entry of the resource is replaced whole (a temporary file, flushed,
+ * renamed over it, the directory flushed), so that a crash leaves the old entry or the new one.
  *
  * @returns the file written
  */
@@ -177,18 +179,29 @@ export function startEntry(header: JournalHeader, steps: readonly JournalStep[] 
   const file = entryFile(header.account.baseUrl, header.templateId, header.resource);
   const dir = templateDir(header.account.baseUrl, header.templateId);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  const fd = openSync(temp, "w", 0o600);
+  const lines = [HeaderSchema.parse(header), ...steps.map((step) => StepSchema.parse(step))];
+  const text = lines.map((line) => `${JSON.stringify(line)}\n`).join("");
   try {
-    const lines = [HeaderSchema.parse(header), ...steps.map((step) => StepSchema.parse(step))];
-    writeSync(fd, lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
+    writeFlushed(file, "wx", text);
+    return file;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+  }
+  const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+  writeFlushed(temp, "w", text);
+  renameSync(temp, file);
+  fsyncDir(dir);
+  return file;
+}
+
+function writeFlushed(file: string, flags: "w" | "wx", text: string): void {
+  const fd = openSync(file, flags, 0o600);
+  try {
+    writeSync(fd, text);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
-  renameSync(temp, file);
-  fsyncDir(dir);
-  return file;
 }
 
 /**

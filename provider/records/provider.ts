@@ -248,7 +248,10 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
   sayInterruption(plan, consulted, wanted.settings.purge, secretsOf(inputs));
   const held = interruptedHolding(undefined, wanted.settings, consulted.interruption);
   const holding = { ...held, secrets: NO_SECRETS };
-  const journal = consulted.journal(id);
+  // With purge a create writes the whole template, so sending it again is already its recovery:
+  // it keeps an entry only to take over one it found.
+  const journal =
+    wanted.settings.purge && consulted.interruption === undefined ? undefined : consulted.journal(id);
   return { id, outs: await outputsOf({ id, plan, holding, wanted, inputs, isCreate: true, journal }) };
 }
 
