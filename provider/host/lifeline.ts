@@ -2,7 +2,7 @@
  * No provider outlives its engine. A `kill -9` of the Pulumi CLI leaves its plugin processes
  * running (nothing signals them), and a provider that goes on would send requests whose outcome no
  * state will ever hold. Pulumi's own plugins ask the engine's gRPC health service periodically
- * (`rpcutil.Healthcheck` in its Go SDK) and stop when it fails; this does the same, every second,
+ * (`rpcutil.Healthcheck` in its Go SDK) and stop when it fails; this does the same, twice a second,
  * and also notices its parent going (the process is re-parented).
  *
  * Knows gRPC only as far as one health call; nothing of the record model.
@@ -64,7 +64,7 @@ export function assertEngineAlive(): void {
 }
 
 /** How often the engine is asked, and how many connection failures in a row mean it is gone. */
-export const WATCH_INTERVAL_MS = 1_000;
+export const WATCH_INTERVAL_MS = 500;
 const FAILURES_TO_GO = 2;
 
 /**

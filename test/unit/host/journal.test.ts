@@ -81,6 +81,17 @@ describe("an entry, step by step", () => {
       entry: { inFlight: sent, steps: [{ learnt: {} }, { sent }] },
     });
     appendStep(file, { learnt: { records: {}, ids: {} } });
+    // A later operation's entry replaces it whole (renamed over it), never beside it.
+    startEntry(header({ plan: "the next operation" }), [{ sent }]);
+    expect(readdirSync(templateDir(account.baseUrl, "web"))).toEqual([file.split("/").at(-1)]);
+    expect(readEntry(file)).toMatchObject({
+      kind: "entry",
+      entry: { plan: "the next operation", steps: [{ sent }] },
+    });
+    startEntry(header());
+    appendStep(file, { learnt: { records: {}, ids: {} } });
+    appendStep(file, { sent });
+    appendStep(file, { learnt: { records: {}, ids: {} } });
     const answered = readEntry(file);
     expect(answered?.kind === "entry" && answered.entry.steps.length).toBe(3);
     expect(answered?.kind === "entry" && answered.entry.inFlight).toBeUndefined();
