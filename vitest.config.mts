@@ -1,6 +1,13 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import LongestFirstSequencer from "./test/sequencer.mts";
+
+// What the provider keeps on the machine between runs (its intent journal) goes to a directory of
+// this test run, never the user's cache: a test never finds what another run left.
+const env = { DOMAINAPI_STATE_DIR: mkdtempSync(join(tmpdir(), "domainapi-test-state-")) };
 
 export default defineConfig({
   // Tests import the sandbox by its package name; run them against its source (no build first).
@@ -25,6 +32,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
+          env,
           include: ["test/unit/**/*.test.ts"],
           maxWorkers: 4,
           sequence: { groupOrder: 1 },
@@ -33,6 +41,7 @@ export default defineConfig({
       {
         test: {
           name: "sandbox",
+          env,
           maxWorkers: 4,
           sequence: { groupOrder: 1 },
           include: [
@@ -47,6 +56,7 @@ export default defineConfig({
       {
         test: {
           name: "e2e",
+          env,
           include: ["test/e2e/**/*.test.ts"],
           testTimeout: 300_000,
           hookTimeout: 120_000,

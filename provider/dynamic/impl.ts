@@ -4,12 +4,26 @@
  * cut to the methods a dynamic provider has, so that `pulumi-domainapi/impl` is no back door to the
  * modules' other exports. Nothing here is ever serialized into the state.
  */
+import { watchEngine } from "../host/lifeline";
 import { attachPluginToEngine, delivered } from "../log";
 import { TOKENS } from "../manifest";
 import { RESOURCES, type ResourceOperations } from "../operations";
 
 // Loaded first thing in the engine's plugin process: connect its logging to the engine.
 attachPluginToEngine();
+watchDynamicHost();
+
+/**
+ * In the engine's dynamic-provider process (its script and the engine's address are its arguments),
+ * exits when the engine is gone, as the plugin does: Pulumi's host would go on serving, and its
+ * parent is a shell that outlives the engine, so only the engine's address tells. The run loop also
+ * checks before each request.
+ */
+function watchDynamicHost(argv: readonly string[] = process.argv): void {
+  const [, script = "", engine = ""] = argv;
+  if (!/dynamic-provider/.test(script) || !/^[\w.[\]:-]+:\d+$/.test(engine)) return;
+  watchEngine(engine, () => process.exit(1));
+}
 
 /** The methods of `pulumi.dynamic.ResourceProvider` that the operations table serves. */
 const DYNAMIC_METHODS = ["configure", "check", "diff", "create", "update", "delete", "read"] as const;

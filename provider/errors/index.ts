@@ -61,7 +61,11 @@ export type DomainApiErrorCode =
   /** `UnreviewedPlanError`: `DOMAINAPI_EXPECT_PLAN` is set and a template's plan is not the reviewed one. */
   | "DOMAINAPI_UNREVIEWED_PLAN"
   /** `RecoveryLimitError`: records kept vanishing while the provider recovered. */
-  | "DOMAINAPI_RECOVERY_LIMIT";
+  | "DOMAINAPI_RECOVERY_LIMIT"
+  /** `EngineGoneError`: the Pulumi engine that started the provider is gone; nothing more is sent. */
+  | "DOMAINAPI_ENGINE_GONE"
+  /** `ConcurrentRunError`: another live run is sending to the same resource's template. */
+  | "DOMAINAPI_CONCURRENT_RUN";
 
 /**
  * The base of every error of this package: a stable {@link DomainApiBaseError.code | code}, and an

@@ -24,6 +24,7 @@ import {
   type SettingsSource,
 } from "../settings/config";
 import { UNKNOWN } from "./engine";
+import { keyFingerprint } from "./machineFiles";
 
 type Props = Record<string, unknown>;
 
@@ -145,6 +146,17 @@ export function verifyOnRefreshSetting(): string | undefined {
  */
 export function client(): DomainApiClient {
   return getClient(resolveConfig(lookup, process.env, source));
+}
+
+/**
+ * The account the configured settings reach, as the intent journal names it: the base address and
+ * a fingerprint of the key, never the key.
+ *
+ * @throws ConfigError when a setting is missing or malformed
+ */
+export function journalAccount(): { baseUrl: string; keyFingerprint: string } {
+  const { baseUrl, apiKey } = resolveConfig(lookup, process.env, source);
+  return { baseUrl, keyFingerprint: keyFingerprint(apiKey) };
 }
 
 /**

@@ -6,11 +6,20 @@
  */
 import * as grpc from "@grpc/grpc-js";
 import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import { watchEngine } from "../host/lifeline";
 import { attachToEngine } from "../log";
 import schema from "./schema.json";
 import { resourceProviderServer } from "./server";
 
-attachToEngine(process.argv.slice(2).find((a) => !a.startsWith("-")));
+const engine = process.argv.slice(2).find((a) => !a.startsWith("-"));
+attachToEngine(engine);
+// No provider outlives its engine: a request in flight when it goes stays in the intent journal.
+if (engine !== undefined) {
+  watchEngine(engine, () => {
+    console.error("pulumi-resource-domainapi: the Pulumi engine is gone; exiting without sending more");
+    process.exit(1);
+  });
+}
 const server = new grpc.Server({ "grpc.max_receive_message_length": 400 << 20 }); // large templates
 // The plugin's version is the package's, written into the schema when it is generated.
 server.addService(

@@ -8,6 +8,7 @@ import { DomainApiError } from "../errors";
 import { PartialFailure } from "../host/partialFailure";
 import * as log from "../log";
 import type { Expectation } from "./digest";
+import type { RunJournal } from "./interrupted";
 import { maskText, type Secrets, secretRecordsProperty } from "./masking";
 import type { Declaration, Holding, Plan } from "./plan";
 import { type Converged, converge, type RecordsApi } from "./run";
@@ -28,6 +29,8 @@ export interface Task {
   reviewed: Expectation | undefined;
   /** The record fields the program made secret (held before or declared now): masked in every line. */
   secrets: Secrets;
+  /** The intent journal of this operation (records/interrupted.ts). */
+  journal?: RunJournal | undefined;
 }
 
 function describeFailure(err: unknown, settings: Settings): string {
@@ -55,8 +58,8 @@ function whatWasDone(plan: Plan, run: Converged): string {
  * carrying the state reached (unless nothing at all was done on a create, which then simply fails).
  */
 export async function carryOut(api: RecordsApi, task: Task): Promise<RecordsOutputs> {
-  const { id, plan, holding, wanted, inputs, isCreate, reviewed, secrets } = task;
-  const run = await converge(api, holding, plan, { declaration: wanted, reviewed, secrets });
+  const { id, plan, holding, wanted, inputs, isCreate, reviewed, secrets, journal } = task;
+  const run = await converge(api, holding, plan, { declaration: wanted, reviewed, secrets, journal });
   // The keys of the secret records go with the outputs, so that a later preview or destroy masks them.
   const secret = secretRecordsProperty(run.held, secrets);
   if (run.failure !== undefined) {

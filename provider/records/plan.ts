@@ -73,7 +73,35 @@ export type RewriteReason =
   /** an earlier add of unknown outcome: only a rewrite surely leaves the template as declared */
   | "unknown-add"
   /** a record to keep was removed outside Pulumi (a recovery after a 404) */
-  | "vanished";
+  | "vanished"
+  /** an earlier request's outcome is unknown: the run that sent it was interrupted (the journal) */
+  | "interrupted"
+  /** asked for, for one run (`DOMAINAPI_REWRITE`): the journal of an interrupted run is gone */
+  | "requested";
+
+/**
+ * What the journal (host/journal.ts) or the user says of an earlier operation on the resource that
+ * never reached the engine: one more fact the plan starts from. The run loop reads it; the plan
+ * decides what it means.
+ */
+export interface Interruption {
+  /** Where the fact comes from: an entry of the journal, or `DOMAINAPI_REWRITE` for one run. */
+  source: "journal" | "requested";
+  /** The interrupted request as people read it (`a PATCH adding www A 192.0.2.1`). */
+  request: string;
+  /**
+   * The records the interrupted run had proven held when it stopped, when they are newer than the
+   * state's (the engine never received them); else the state's stand.
+   */
+  held?: HeldRecord[];
+  /** Adds whose outcome is unknown: the request in flight may have made them. */
+  unknownAdds: string[];
+  /**
+   * The request in flight named held records (a delete or an update) or cannot be told: without
+   * purge, the held records are then verified before anything else is believed of them.
+   */
+  namedHeld?: boolean;
+}
 
 /** How many records a plan creates, updates, deletes and leaves alone, and how many requests it sends. */
 export interface PlanSummary {
@@ -134,6 +162,8 @@ export interface Plan {
   forgotten: string[];
   /** The adds of unknown outcome the resource still tracks once the plan is carried out. */
   untracked: string[];
+  /** Set when the plan recovers from an interrupted run: the interrupted request, as people read it. */
+  interrupted?: string;
 }
 
 function plural(n: number, word: string): string {
@@ -161,6 +191,10 @@ function rewriteText(reason: RewriteReason, creates: number, deletes: number, fo
       return `${creates} to create, ${deletes} to delete (${plural(1 + forwards, "request")}: a PUT of every record after an earlier add of unknown outcome${then}; every id is new)`;
     case "vanished":
       return `all ${creates} records rewritten with one PUT${then} to restore what was removed outside Pulumi (every record id is new)`;
+    case "interrupted":
+      return `all ${creates} records rewritten with one PUT${then} after an interrupted run whose last request's outcome is unknown (every record id is new: the PUT replaces whatever that request left)`;
+    case "requested":
+      return `all ${creates} records rewritten with one PUT${then}, as DOMAINAPI_REWRITE asks (every record id is new: the PUT replaces whatever the template held)`;
   }
 }
 
@@ -178,6 +212,11 @@ interface PatchOptions {
   purge: boolean;
   /** Re-state every unchanged held record in the first request (off only for a recovery, which just proved them). */
   verify: boolean;
+  /**
+   * Verify the held records even when nothing changes: after an interrupted run, whose deletes
+   * may have applied, only a verification (and the recovery its 404 leads to) makes the state true.
+   */
+  verifyAlways?: boolean;
 }
 
 /**
@@ -205,7 +244,7 @@ function planPatch(
     ...adds.map(createCorrection),
   ];
   const requests: PlannedRequest[] = [];
-  if (corrections.length > 0) {
+  if (corrections.length > 0 || (options.verifyAlways === true && unchanged.length > 0)) {
     const named = [
       ...corrections.filter((c) => c.kind !== "create"),
       ...(options.verify ? unchanged.map(({ from, to }) => verifyCorrection(from, to)) : []),
@@ -297,13 +336,21 @@ function setAsideUnknownAdds(
  * - Delete: one PATCH removing the held records; after an add of unknown outcome, with purge, one PUT
  *   of no records (only emptying the template removes a record whose id was never learned).
  *
+ * - After an interrupted run (`interrupted`): see {@link planInterrupted}.
+ *
  * @param before what the resource holds (`undefined` for a create)
  * @param after what the program declares (`undefined` for a delete)
+ * @param interrupted what the journal says of an operation that never reached the engine
  * @example
  * const plan = planResource(decodeOutputs(olds), decodeInputs(news));
  * plan.corrections.map((c) => c.message); // ["~ MODIFY www A content 192.0.2.1 -> 192.0.2.2"]
  */
-export function planResource(before: Holding | undefined, after: Declaration | undefined): Plan {
+export function planResource(
+  before: Holding | undefined,
+  after: Declaration | undefined,
+  interrupted?: Interruption,
+): Plan {
+  if (interrupted !== undefined) return planInterrupted(before, after, interrupted);
   if (after === undefined) {
     if (before === undefined) throw new RangeError("planResource: a resource neither held nor declared");
     const { settings, held, untracked } = before;
@@ -355,6 +402,94 @@ export function planResource(before: Holding | undefined, after: Declaration | u
     setAside: aside.setAside,
     forgotten: aside.forgotten,
     untracked: aside.setAside,
+  };
+}
+
+function union(a: readonly string[], b: readonly string[]): string[] {
+  return [...new Set([...a, ...b])];
+}
+
+/**
+ * What a resource holds once an interruption is taken into account: what the interrupted run
+ * proved (when newer than the state), and its adds of unknown outcome besides the state's. The run
+ * loop starts from it, as the plan does.
+ *
+ * @param settings the settings, for a resource that holds nothing yet (a create)
+ */
+export function interruptedHolding(
+  before: Holding | undefined,
+  settings: Settings,
+  interrupted: Interruption | undefined,
+): Holding {
+  const holding = before ?? { settings, held: [], untracked: [] };
+  if (interrupted === undefined || interrupted.source === "requested") return holding;
+  return {
+    settings: holding.settings,
+    held: interrupted.held ?? holding.held,
+    untracked: union(holding.untracked, interrupted.unknownAdds),
+  };
+}
+
+/**
+ * The plan after an interrupted run (docs/behaviour.md, "Interrupted runs"), with the fewest
+ * requests that make the state true. What the interrupted run proved replaces the state it started
+ * from; the adds it may have made are of unknown outcome. Then:
+ * - a removal removes what is held; with purge and adds of unknown outcome, by a PUT of no records;
+ * - with purge, one PUT of every declared record: the only request sure to leave the template
+ *   exactly as declared, whatever the interrupted request did (every id is new);
+ * - without purge, the declared records whose add is of unknown outcome are set aside (they may
+ *   exist twice: the warning names them); when the interrupted request named held records, the
+ *   first PATCH verifies every held record even when nothing else changes, so that a delete of it
+ *   is found (a 404) and what it removed is added again. The state claims no record that was not
+ *   proven.
+ * A `DOMAINAPI_REWRITE` request changes only a resource with purge (without purge the template is
+ * not the resource's to rewrite).
+ */
+export function planInterrupted(
+  before: Holding | undefined,
+  after: Declaration | undefined,
+  interrupted: Interruption,
+): Plan {
+  const settings = (after ?? before)!.settings;
+  if (interrupted.source === "requested") {
+    if (after === undefined || !settings.purge) return planResource(before, after);
+    const plan = planRewrite(settings.templateId, before?.held ?? [], after.declared, "requested");
+    return {
+      ...plan,
+      onRefusal: RECOVER,
+      setAside: [],
+      forgotten: [],
+      untracked: [],
+      interrupted: interrupted.request,
+    };
+  }
+  const holding = interruptedHolding(before, settings, interrupted);
+  if (after === undefined) return { ...planResource(holding, undefined), interrupted: interrupted.request };
+  if (settings.purge) {
+    const plan = planRewrite(settings.templateId, holding.held, after.declared, "interrupted");
+    return {
+      ...plan,
+      onRefusal: RECOVER,
+      setAside: [],
+      forgotten: [],
+      untracked: [],
+      interrupted: interrupted.request,
+    };
+  }
+  const aside = setAsideUnknownAdds(holding.untracked, after.declared);
+  const plan = planPatch(settings.templateId, pairRecords(holding.held, aside.planned), {
+    purge: false,
+    // A create's held records were proven by the interrupted run's own answers, moments ago.
+    verify: before !== undefined || interrupted.namedHeld === true,
+    verifyAlways: interrupted.namedHeld === true,
+  });
+  return {
+    ...plan,
+    onRefusal: RECOVER,
+    setAside: aside.setAside,
+    forgotten: aside.forgotten,
+    untracked: aside.setAside,
+    interrupted: interrupted.request,
   };
 }
 

@@ -23,6 +23,7 @@ import * as log from "../log";
 import { ownerFailure } from "./checkClaims";
 import { EXPECT_PLAN_ENV, type Expectation, parseExpectation } from "./digest";
 import { validateTemplateRecordsInputs } from "./inputs";
+import { type Consulted, consultJournal, interruptionWarning } from "./interrupted";
 import {
   maskText,
   NO_SECRETS,
@@ -34,7 +35,15 @@ import {
   unionOf,
 } from "./masking";
 import { carryOut, type Task } from "./outcome";
-import { type Holding, type Plan, planCheck, planRefresh, planResource } from "./plan";
+import {
+  type Declaration,
+  type Holding,
+  interruptedHolding,
+  type Plan,
+  planCheck,
+  planRefresh,
+  planResource,
+} from "./plan";
 import { converge } from "./run";
 import { checkSafety, DEFAULT_SAFETY_THRESHOLD } from "./safety";
 import {
@@ -172,13 +181,39 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<pulum
   const wanted = containsUnknown(settings) ? undefined : decodeInputs(news, containsUnknown);
   if (wanted === undefined) return { changes: true };
   const holding = decodeOutputs(olds);
-  const plan = planResource(holding, wanted);
-  if (plan.requests.length > 0) announce(plan, unionOf(secretsOf(olds), secretsOf(news)));
+  const secrets = unionOf(secretsOf(olds), secretsOf(news));
+  const consulted = consult("diff", _id, holding, wanted);
+  const plan = planResource(holding, wanted, consulted.interruption);
+  sayInterruption(plan, consulted, wanted.settings.purge, secrets);
+  if (plan.requests.length > 0) announce(plan, secrets);
   const settingsChanged =
     holding.settings.purge !== wanted.settings.purge ||
     !isDeepStrictEqual(holding.settings.safetyThreshold, wanted.settings.safetyThreshold);
   const trackingChanged = !isDeepStrictEqual(plan.untracked, holding.untracked);
   return { changes: plan.requests.length > 0 || settingsChanged || trackingChanged };
+}
+
+/**
+ * The journal and `DOMAINAPI_REWRITE` for one operation of the resource `id` (records/interrupted.ts):
+ * with purge the template id is the resource's; a create without purge is found by its records.
+ */
+function consult(
+  operation: "diff" | "create" | "update" | "delete",
+  id: string | undefined,
+  holding: Holding | undefined,
+  wanted: Declaration | undefined,
+): Consulted {
+  const settings = (wanted ?? holding)!.settings;
+  const resource = id ?? (settings.purge ? settings.templateId : undefined);
+  return consultJournal({ operation, settings, resource, holding, declared: wanted?.declared });
+}
+
+/** What the journal made of the plan, said before anything else. */
+function sayInterruption(plan: Plan, consulted: Consulted, purge: boolean, secrets: Secrets): void {
+  if (consulted.warning !== undefined) log.warn(maskText(consulted.warning, secrets));
+  if (consulted.interruption !== undefined) {
+    log.warn(maskText(interruptionWarning(plan, consulted.interruption, purge), secrets));
+  }
 }
 
 /**
@@ -214,9 +249,16 @@ async function outputsOf(
 export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult<RecordsOutputs>> {
   const wanted = decodeInputs(inputs);
   const id = resourceId(wanted.settings);
-  const holding = { settings: wanted.settings, held: [], untracked: [], secrets: NO_SECRETS };
-  const plan = planResource(undefined, wanted);
-  return { id, outs: await outputsOf({ id, plan, holding, wanted, inputs, isCreate: true }) };
+  const consulted = consult("create", undefined, undefined, wanted);
+  const plan = planResource(undefined, wanted, consulted.interruption);
+  sayInterruption(plan, consulted, wanted.settings.purge, secretsOf(inputs));
+  const held = interruptedHolding(undefined, wanted.settings, consulted.interruption);
+  const holding = { ...held, secrets: NO_SECRETS };
+  // With purge a create writes the whole template, so sending it again is already its recovery:
+  // it keeps an entry only to take over one it found.
+  const journal =
+    wanted.settings.purge && consulted.interruption === undefined ? undefined : consulted.journal(id);
+  return { id, outs: await outputsOf({ id, plan, holding, wanted, inputs, isCreate: true, journal }) };
 }
 
 /** The move of a resource to another API, accepted for this run (host/account.ts); throws when refused. */
@@ -234,20 +276,28 @@ export async function update(
   const wanted = decodeInputs(news);
   // Moved to another API: written there as a create would; what the old one holds stays there.
   const moved = movedAccount(olds) !== undefined;
-  const holding = moved
-    ? { settings: wanted.settings, held: [], untracked: [], secrets: NO_SECRETS }
-    : { ...decodeOutputs(olds), secrets: secretsOf(olds) };
-  const plan = planResource(moved ? undefined : holding, wanted);
-  return { outs: await outputsOf({ id, plan, holding, wanted, inputs: news, isCreate: false }) };
+  const before = moved ? undefined : decodeOutputs(olds);
+  // Said by the diff that precedes every update; here only read.
+  const consulted = consult(moved ? "create" : "update", id, before, wanted);
+  const plan = planResource(before, wanted, consulted.interruption);
+  const held = interruptedHolding(before, wanted.settings, consulted.interruption);
+  const holding = { ...held, secrets: moved ? NO_SECRETS : secretsOf(olds) };
+  const journal = consulted.journal(id);
+  return { outs: await outputsOf({ id, plan, holding, wanted, inputs: news, isCreate: false, journal }) };
 }
 
 /** Delete: the planner's removal of every held record (what is already gone is done). */
 export async function delete_(_id: string, props: Props): Promise<void> {
   if (movedAccount(props, true)) return;
-  const holding = decodeOutputs(props);
-  const run = await converge(client(), holding, planResource(holding, undefined), {
-    reviewed: reviewedPlans(holding.settings),
+  const before = decodeOutputs(props);
+  const consulted = consult("delete", _id, before, undefined);
+  const plan = planResource(before, undefined, consulted.interruption);
+  sayInterruption(plan, consulted, before.settings.purge, secretsOf(props));
+  const holding = interruptedHolding(before, before.settings, consulted.interruption);
+  const run = await converge(client(), holding, plan, {
+    reviewed: reviewedPlans(before.settings),
     secrets: secretsOf(props),
+    journal: consulted.journal(_id),
   });
   if (run.failure !== undefined) throw run.failure;
 }

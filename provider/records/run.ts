@@ -12,12 +12,14 @@
  * preview's `diff`), not here.
  */
 
+import { assertEngineAlive, engineGone } from "../host/lifeline";
 import * as log from "../log";
 import { type RecordsApi, send } from "./apply";
 import { type Correction, type HeldRecord, idsOf, type PlannedRequest, requestOf } from "./corrections";
-import { type Expectation, refusalOf } from "./digest";
+import { EXPECT_PLAN_ENV, type Expectation, refusalOf } from "./digest";
 import { RecoveryLimitError, UnreviewedPlanError } from "./errors";
 import { foldOutcome, type Outcome, type Tracked, withoutVanished } from "./fold";
+import { type RunJournal, rewriteCommand } from "./interrupted";
 import { describeMasked, maskedMessage, maskText, NO_SECRETS, type Secrets } from "./masking";
 import { type Declaration, type Holding, type Plan, planRecovery } from "./plan";
 import { searchVanished, type VanishedSearch } from "./vanished";
@@ -38,6 +40,11 @@ export interface RunOptions {
   reviewed?: Expectation | undefined;
   /** What the program marked secret: every line the run says shows it as `[secret]` (masking.ts). */
   secrets?: Secrets | undefined;
+  /**
+   * The intent journal of this operation: written before each request, cleared when the run ends
+   * (the provider then answers the engine). A run stopped because the engine is gone leaves it.
+   */
+  journal?: RunJournal | undefined;
 }
 
 /** What a run reached: the records held after it, and what it learnt on the way. */
@@ -82,7 +89,13 @@ function idNote(c: Correction, held: readonly HeldRecord[]): string {
  */
 function refuseUnreviewed(plan: Plan, reviewed: RunOptions["reviewed"], recovery: boolean): void {
   const refusal = refusalOf(plan, reviewed, recovery);
-  if (refusal) throw new UnreviewedPlanError(refusal);
+  if (!refusal) return;
+  if (plan.interrupted === undefined) throw new UnreviewedPlanError(refusal);
+  throw new UnreviewedPlanError(
+    `${refusal} This plan recovers from an interrupted run (${plan.interrupted}), which only this machine's journal knows: ` +
+      `a plan reviewed elsewhere cannot include it. Preview on this machine and review that plan, or run one \`pulumi up\` ` +
+      `without ${EXPECT_PLAN_ENV}; the journal entry stays until then.`,
+  );
 }
 
 /**
@@ -114,9 +127,19 @@ export async function converge(
   try {
     await run.carryOut(plan);
   } catch (failure) {
+    clearUnlessEngineGone(options.journal);
     return { ...run.result(), failure };
   }
+  clearUnlessEngineGone(options.journal);
   return run.result();
+}
+
+/**
+ * The provider answers the engine now, which then holds the outcome: the journal entry goes. Not
+ * when the engine is gone (killed while the request was out): then the entry is the only record.
+ */
+function clearUnlessEngineGone(journal: RunJournal | undefined): void {
+  if (!engineGone()) journal?.clear();
 }
 
 /** One run's state: what is held, and the loop over the plans it carries out. */
@@ -128,6 +151,7 @@ class Run {
   readonly #templateId: string;
   readonly #options: RunOptions;
   readonly #secrets: Secrets;
+  #planText = "";
 
   constructor(api: RecordsApi, holding: Holding, options: RunOptions) {
     this.#api = api;
@@ -144,6 +168,7 @@ class Run {
   /** Sends the plan's requests in order, and each recovery's after a refusal: the loop. */
   async carryOut(first: Plan): Promise<void> {
     let plan = first;
+    this.#planText = plan.text;
     this.#tracked = { ...this.#tracked, untracked: [...plan.untracked] };
     for (let i = 0; i < plan.requests.length; i++) {
       const request = plan.requests[i]!;
@@ -176,10 +201,11 @@ class Run {
       this.#recoveries.push(next);
       // Said only once the recovery may be sent: a refused one would make this untrue.
       const why = search.rewrite
-        ? "a record this resource keeps was removed outside Pulumi; the template is rewritten with one PUT (purge: true)"
-        : "recovering from records removed outside Pulumi";
+        ? "a record this resource keeps was removed outside Pulumi or by an interrupted run; the template is rewritten with one PUT (purge: true)"
+        : "recovering from records removed outside Pulumi or by an interrupted run";
       log.warn(`template ${this.#templateId}: ${why}: ${next.text}`);
       plan = next;
+      this.#planText = next.text;
       this.#tracked = { ...this.#tracked, untracked: [...plan.untracked] };
       i = -1;
     }
@@ -190,6 +216,9 @@ class Run {
    * out. Returns an accepted, refused or template-gone outcome; throws what stops the run.
    */
   async #send(request: PlannedRequest): Promise<Outcome> {
+    // Nothing is sent once the engine that would hold its outcome is gone.
+    assertEngineAlive();
+    this.#options.journal?.sending(this.#tracked, request, this.#planText);
     const outcome = await send(this.#api, this.#templateId, request);
     const { state, failure } = foldOutcome(this.#tracked, request, outcome);
     this.#tracked = state;
@@ -245,7 +274,11 @@ class Run {
     if (found.vanished.length > 0) {
       const described = found.vanished.map((c) => describeVanished(c, this.#secrets));
       this.#vanished.push(...described);
-      log.warn(`template ${this.#templateId}: records removed outside Pulumi: ${described.join("; ")}`);
+      log.warn(
+        `template ${this.#templateId}: records removed outside Pulumi or by an interrupted run: ${described.join("; ")}. ` +
+          `A run interrupted after an add may also have left a copy that no request can find: with purge: true, ` +
+          `\`${rewriteCommand(this.#templateId)}\` rewrites the template exactly with one PUT.`,
+      );
     }
     return found;
   }
