@@ -60,6 +60,7 @@ const TEMPLATE_KEYS: Record<keyof DnsTemplateRecordsArgs, true> = {
   purge: true,
   safetyThreshold: true,
   liftedChecks: true,
+  verifyDomain: true,
 };
 const RESTORE_KEYS: Record<keyof DomainRestoreArgs, true> = { domain: true, triggers: true };
 const CONTACT_ARG_KEYS: Record<keyof GetContactsArgs, true> = {
