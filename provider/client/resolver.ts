@@ -157,7 +157,7 @@ export async function readRRset(
  * resolver, walking up to the zone that holds the name), then their addresses; every answer
  * afterwards comes from them directly.
  *
- * @throws Error naming the domain and the fix when no server can be found
+ * @throws DnsReadError naming the domain and the fix when no server can be found
  */
 export async function nameServersOf(domain: string): Promise<DnsServer[]> {
   const labels = domain.toLowerCase().replace(/\.$/, "").split(".");
@@ -169,8 +169,9 @@ export async function nameServersOf(domain: string): Promise<DnsServer[]> {
       hosts = await resolveNs(zone);
     } catch (error) {
       if (!["ENODATA", "ENOTFOUND"].includes(errorCode(error))) {
-        throw new Error(
+        throw new DnsReadError(
           `cannot look up the name servers of ${domain} (${errorCode(error) || String(error)}): name the servers to ask (dnsServers, or --server)`,
+          "the system's resolver",
         );
       }
     }
@@ -185,8 +186,9 @@ export async function nameServersOf(domain: string): Promise<DnsServer[]> {
     .flat()
     .flatMap((ip) => parseDnsServer(ip.includes(":") ? `[${ip}]:${DNS_PORT}` : ip).server ?? []);
   if (servers.length === 0) {
-    throw new Error(
+    throw new DnsReadError(
       `found no name server of ${domain}${zone ? ` (NS of ${zone}: ${hosts.join(", ") || "none"})` : ""}: name the servers to ask (dnsServers, or --server)`,
+      hosts.join(", "),
     );
   }
   return servers;

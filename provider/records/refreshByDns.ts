@@ -58,16 +58,26 @@ export interface PublishedRead<R extends RecordSpec> {
   server: string;
 }
 
+/** Questions in flight at once to one server: a few, so that a large template is read quickly without flooding it. */
+const IN_FLIGHT = 8;
+
 async function answersFrom(
   server: DnsServer,
   records: readonly RecordSpec[],
   domain: string,
   options: DnsReadOptions,
-) {
-  const answers: RRset[] = [];
-  // One question at a time: an authoritative server is not to be flooded, and a template's names are few.
-  for (const q of questionsFor(records, domain))
-    answers.push(await readRRset(server, q.name, q.type, options));
+): Promise<RRset[]> {
+  const questions = questionsFor(records, domain);
+  const answers: RRset[] = new Array(questions.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < questions.length) {
+      const at = next++;
+      const q = questions[at]!;
+      answers[at] = await readRRset(server, q.name, q.type, options);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, questions.length) }, worker));
   return answers;
 }
 

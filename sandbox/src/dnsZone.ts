@@ -63,7 +63,10 @@ function served(record: SandboxRecord, domain: string): Omit<ZoneRecord, "owner"
     case "A":
       return isIPv4(content) ? { type: "A", data: content } : undefined;
     case "AAAA":
-      return isIPv6(content) ? { type: "AAAA", data: content } : undefined;
+      // In the form dns-packet encodes right: it reads an embedded IPv4 tail (`::0.0.0.1`) as zeros.
+      return isIPv6(content)
+        ? { type: "AAAA", data: new URL(`http://[${content}]`).hostname.slice(1, -1) }
+        : undefined;
     case "CNAME":
     case "NS":
       return { type: record.type, data: host(record.content, domain) };

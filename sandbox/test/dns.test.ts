@@ -25,6 +25,7 @@ const RECORDS = [
   { name: "go", type: "URLFWD", content: "https://www.example.net/" },
   { name: "*.wild", type: "A", content: "192.0.2.77" },
   { name: "big", type: "TXT", content: "x".repeat(600) },
+  { name: "mapped", type: "AAAA", content: "::ffff:192.0.2.1" },
 ];
 
 /** Sends one query over UDP and decodes the answer. */
@@ -118,6 +119,8 @@ describe("the DNS server", () => {
     expect(a.answers).toEqual([
       expect.objectContaining({ name: "shop.example", type: "A", data: "192.0.2.10" }),
     ]);
+    // An IPv4 tail is the same 16 bytes (dns-packet alone would encode it as zeros).
+    expect(data(await udpQuery(dns, "mapped.shop.example", "AAAA"))).toEqual(["::ffff:c000:201"]);
     const aaaa = await udpQuery(dns, "shop.example", "AAAA");
     expect(data(aaaa)).toEqual(["2001:db8::10"]);
     const cname = await udpQuery(dns, "www.shop.example", "CNAME");
