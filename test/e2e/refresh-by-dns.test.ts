@@ -25,7 +25,7 @@ describe("refresh by DNS and domainapi-verify", () => {
         const { DnsTemplateRecords } = domainapi();
         const web = new DnsTemplateRecords("web", {
           templateId: "web",
-          records: RECORDS,
+          records: RECORDS as never,
           verifyDomain: "shop.example",
         });
         return { lastPlan: web.lastPlan };
