@@ -140,6 +140,8 @@ async function checkInputs(olds: Props, news: Props): Promise<pulumi.dynamic.Che
   const secrets = secretsOf(news);
   for (const warning of warnings) log.warn(maskText(warning, secrets));
   const witness = readVerifyDomain(news[VERIFY_DOMAIN_INPUT]);
+  // The servers a refresh of this witness asks: malformed, they fail the preview as refresh would.
+  if (witness.domain !== undefined) dnsServersSetting();
   const failures = [
     ...misnamed,
     ...[...issues, ...witness.issues].map((issue) => checkFailure(issue, secrets)),

@@ -196,6 +196,30 @@ function respond(
   };
   log.push(entry);
   if (silent || query.type === "response" || question === undefined) return undefined;
+  try {
+    return answerQuery(publication, query, question, transport, entry);
+  } catch {
+    // A record the wire cannot carry must not stop the server: the question gets SERVFAIL.
+    entry.rcode = "SERVFAIL";
+    return packet.encode({
+      type: "response",
+      id: query.id ?? 0,
+      flags: RCODES.SERVFAIL,
+      questions: [question],
+      answers: [],
+      authorities: [],
+      additionals: [],
+    });
+  }
+}
+
+function answerQuery(
+  publication: DnsPublication,
+  query: packet.DecodedPacket,
+  question: packet.Question,
+  transport: "udp" | "tcp",
+  entry: DnsQuery,
+): Buffer {
   const opt = query.additionals?.find((a): a is packet.OptAnswer => a.type === "OPT");
   const { rcode, answers, authorities } = publication.answer(question.name, question.type);
   entry.rcode = rcode;
@@ -225,7 +249,7 @@ function respond(
   });
 }
 
-const RCODES = { NOERROR: 0, NXDOMAIN: 3, REFUSED: 5 } as const;
+const RCODES = { NOERROR: 0, SERVFAIL: 2, NXDOMAIN: 3, REFUSED: 5 } as const;
 
 /** Starts the DNS server (UDP and TCP on one port) on `host:port`; resolves once both listen. */
 export async function startDnsServer(

@@ -39,10 +39,14 @@ export interface ZoneAnswer {
   authorities: Answer[];
 }
 
-/** A host name as it is served: `{domainname}` replaced, no trailing dot, lower case. */
-function host(content: string, domain: string): string {
-  const name = content.replaceAll("{domainname}", domain).toLowerCase();
-  return name.endsWith(".") ? name.slice(0, -1) : name;
+/** A host name as it is served: `{domainname}` replaced, no trailing dot, lower case; undefined for no name. */
+function host(content: string, domain: string): string | undefined {
+  const lower = content.replaceAll("{domainname}", domain).toLowerCase();
+  const name = lower.endsWith(".") ? lower.slice(0, -1) : lower;
+  if (name === "") return name;
+  const labels = name.split(".");
+  const fits = name.length <= 253 && labels.every((l) => l.length > 0 && l.length <= 63 && !/\s/.test(l));
+  return fits ? name : undefined;
 }
 
 /** TXT content as character-strings of at most 255 bytes each (RFC 1035 3.3.14). */
@@ -68,23 +72,22 @@ function served(record: SandboxRecord, domain: string): Omit<ZoneRecord, "owner"
         ? { type: "AAAA", data: new URL(`http://[${content}]`).hostname.slice(1, -1) }
         : undefined;
     case "CNAME":
-    case "NS":
-      return { type: record.type, data: host(record.content, domain) };
-    case "MX":
-      return {
-        type: "MX",
-        data: { preference: record.priority ?? 0, exchange: host(record.content, domain) },
-      };
-    case "SRV":
-      return {
-        type: "SRV",
-        data: {
-          priority: record.priority ?? 0,
-          weight: record.weight ?? 0,
-          port: record.port ?? 0,
-          target: host(record.content, domain),
-        },
-      };
+    case "NS": {
+      const target = host(record.content, domain);
+      return target === undefined ? undefined : { type: record.type, data: target };
+    }
+    case "MX": {
+      const exchange = host(record.content, domain);
+      return exchange === undefined
+        ? undefined
+        : { type: "MX", data: { preference: record.priority ?? 0, exchange } };
+    }
+    case "SRV": {
+      const target = host(record.content, domain);
+      if (target === undefined) return undefined;
+      const { priority = 0, weight = 0, port = 0 } = record;
+      return { type: "SRV", data: { priority, weight, port, target } };
+    }
     case "TXT":
       return { type: "TXT", data: txtStrings(content) };
     case "CAA": {

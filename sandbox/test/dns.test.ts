@@ -257,6 +257,25 @@ describe("the DNS server", () => {
     expect(data(await udpQuery(dns, "shop.example", "A"))).toEqual(["192.0.2.2"]);
   });
 
+  it("survives garbage and content no DNS record can carry, and goes on answering", async () => {
+    const dns = sandbox.dnsAddress!;
+    sandbox.seedTemplate("web", [
+      { name: "long", type: "CNAME", content: `${"x".repeat(64)}.example.net` },
+      { name: "@", type: "A", content: "192.0.2.1" },
+    ]);
+    const [host, port] = dns.split(":") as [string, string];
+    const socket = createSocket("udp4");
+    await new Promise<void>((resolve) =>
+      socket.send(Buffer.from("not a DNS message"), Number(port), host, () => resolve()),
+    );
+    socket.close();
+    const long = await udpQuery(dns, "long.shop.example", "CNAME");
+    // Not served at all (a label of 64 bytes cannot be on the wire), so the name does not exist.
+    expect(rcodeOf(long)).toBe("NXDOMAIN");
+    expect(long.answers).toEqual([]);
+    expect(data(await udpQuery(dns, "shop.example", "A"))).toEqual(["192.0.2.1"]);
+  });
+
   it("links and unlinks domains through the admin routes", async () => {
     const dns = sandbox.dnsAddress!;
     expect(rcodeOf(await udpQuery(dns, "new.example", "A"))).toBe("REFUSED");

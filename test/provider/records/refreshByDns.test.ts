@@ -200,6 +200,17 @@ describe("refresh with a witness domain", () => {
     expect(sandbox.requests).toEqual([]);
   });
 
+  it("fails the check of a resource with a witness when dnsServers is malformed, naming the setting", async () => {
+    configure("ns1.example.net");
+    try {
+      await expect(
+        records.check({}, { templateId: "web", records: declared, verifyDomain: "shop.example" }),
+      ).rejects.toThrow(/dnsServers: "ns1\.example\.net" is not an IP address.*set domainapi:dnsServers/);
+    } finally {
+      configure(sandbox.dnsAddress!);
+    }
+  });
+
   it("refuses a verifyDomain that is no domain, naming the input", async () => {
     const result = await records.check(
       {},
