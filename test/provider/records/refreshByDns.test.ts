@@ -179,6 +179,23 @@ describe("refresh with a witness domain", () => {
     expect(read.props).toEqual(outs);
   });
 
+  it("a witness added to a resource is an update that sends nothing and keeps it in the outputs", async () => {
+    const inputs = await checked({ templateId: "web", records: declared });
+    const { id, outs } = await records.create(inputs);
+    sandbox.clearRequests();
+    const news = await checked(
+      { templateId: "web", records: declared, verifyDomain: "shop.example" },
+      inputs,
+    );
+    const olds = { ...outs, __provider: PROVIDER } as Props;
+    expect((await records.diff(id, olds, news)).changes).toBe(true);
+    const updated = await records.update(id, olds, news);
+    expect(sandbox.requests).toEqual([]);
+    expect(updated.outs?.verifyDomain).toBe("shop.example");
+    const back = await checked({ templateId: "web", records: declared }, news);
+    expect((await records.diff(id, { ...updated.outs, __provider: PROVIDER }, back)).changes).toBe(true);
+  });
+
   it("without a witness, refresh reads nothing and sends nothing", async () => {
     const inputs = await checked({ templateId: "web", records: declared });
     const { id, outs } = await records.create(inputs);
