@@ -75,8 +75,12 @@ export class VerifyInputError extends Error {
 
 const RECORD_TOKENS = new Set<string>([TOKENS.records, DYNAMIC_TOKENS.records]);
 
+/** A secret as `pulumi stack export` (ciphertext) or `pulumi stack output --json` (`[secret]`) writes it. */
 function isSecretValue(value: unknown): boolean {
-  return isPlainObject(value) && ("ciphertext" in value || "4dabf18193072939515e22adb298388d" in value);
+  return (
+    value === "[secret]" ||
+    (isPlainObject(value) && ("ciphertext" in value || "4dabf18193072939515e22adb298388d" in value))
+  );
 }
 
 /** One template from a resource's outputs (`templateId`, `records` as a list or keyed, `purge`). */
@@ -84,7 +88,7 @@ function templateOf(outputs: Record<string, unknown>, where: string): DeclaredTe
   const templateId = String(outputs.templateId);
   if (isSecretValue(outputs.records)) {
     throw new VerifyInputError(
-      `${where}: the records of template "${templateId}" are secret in this file: export them with \`pulumi stack export --show-secrets\``,
+      `${where}: the records of template "${templateId}" are secret in this file: export them with \`pulumi stack export --show-secrets\` (or \`pulumi stack output --json --show-secrets\`)`,
     );
   }
   const raw = Array.isArray(outputs.records)

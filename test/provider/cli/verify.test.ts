@@ -268,6 +268,25 @@ describe("domainapi-verify against the sandbox's DNS", () => {
     );
   });
 
+  it("reads `pulumi stack output --json` of an exported resource (records with their ids)", async () => {
+    const records = [{ name: "@", type: "A", content: "192.0.2.10" }];
+    await put(sandbox, "web", records);
+    const outputs = {
+      web: {
+        templateId: "web",
+        purge: true,
+        records: [{ ...records[0], recordId: "rec-1", recordIds: ["rec-1"] }],
+        lastPlan: "1 to create",
+      },
+    };
+    const report = await verifyDomains({
+      declared: outputs,
+      domains: { "shop.example": "web" },
+      servers: [sandbox.dnsAddress!],
+    });
+    expect(report.passed).toBe(true);
+  });
+
   it("exits 2 naming what is wrong with the input", async () => {
     const cases: [string[], string, string][] = [
       [["--domain", "shop.example=nope"], JSON.stringify(exported("web", [])), 'declares no template "nope"'],
@@ -283,6 +302,11 @@ describe("domainapi-verify against the sandbox's DNS", () => {
         ["--domain", "shop.example=web"],
         JSON.stringify({ web: { templateId: "web", records: { ciphertext: "v1:abc" } } }),
         "pulumi stack export --show-secrets",
+      ],
+      [
+        ["--domain", "shop.example=web"],
+        JSON.stringify({ web: { templateId: "web", records: "[secret]" } }),
+        "pulumi stack output --json --show-secrets",
       ],
     ];
     for (const [args, stdin, fragment] of cases) {
