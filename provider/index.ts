@@ -31,6 +31,17 @@ export type { CaaTag } from "./checks/caa";
 export type { DmarcPolicy } from "./checks/dmarc";
 export { RULE_NAMES, RULES, type RuleName } from "./checks/rules";
 export { type PreviewSource, planComment, planExpectation } from "./cli/review";
+export {
+  type DeclaredTemplate,
+  type DomainReport,
+  declaredTemplates,
+  VerifyInputError,
+  type VerifyOptions,
+  type VerifyReport,
+  verifyDomains,
+  verifyMarkdown,
+  verifyText,
+} from "./cli/verify";
 export type { Contact, ContactStatus, RecordType } from "./client/wire";
 export {
   ContactsListingError,

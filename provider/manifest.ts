@@ -89,6 +89,14 @@ export const SETTINGS = {
       "Not read (a setting would also verify, a write request, during `pulumi preview --refresh`): run " +
       "`DOMAINAPI_VERIFY_ON_REFRESH=1 pulumi refresh` for one refresh that re-states every held record.",
   },
+  dnsServers: {
+    type: "string",
+    env: "DOMAINAPI_DNS_SERVERS",
+    description:
+      "The authoritative DNS servers a refresh asks for the records a witness domain (`verifyDomain`) publishes, " +
+      "as IP addresses with an optional port, separated by commas: `192.0.2.53, [2001:db8::53]:53`. Default: the " +
+      "witness's own name servers (its NS), asked directly, never a recursive resolver.",
+  },
 } as const satisfies Record<string, SettingSpec>;
 
 /** A setting's name. */

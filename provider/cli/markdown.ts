@@ -117,7 +117,7 @@ function longestTicks(lines: readonly string[]): number {
 }
 
 /** `text` as a code span that nothing in it can close, on one line. */
-function inlineCode(text: string): string {
+export function inlineCode(text: string): string {
   const shown = visible(text);
   const ticks = "`".repeat(longestTicks([shown]) + 1);
   // A space inside the delimiters keeps a leading or trailing backtick (or an empty value) apart.
@@ -126,7 +126,7 @@ function inlineCode(text: string): string {
 }
 
 /** A fenced block of `lines` (already one line each) whose fence no line can close. */
-function fenced(info: string, lines: readonly string[]): string[] {
+export function fenced(info: string, lines: readonly string[]): string[] {
   const fence = "`".repeat(Math.max(3, longestTicks(lines) + 1));
   return [`${fence}${info}`, ...lines, fence];
 }

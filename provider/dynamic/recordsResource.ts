@@ -70,6 +70,13 @@ export interface DnsTemplateRecordsArgs {
    * finding is still shown, as a warning that names the lift.
    */
   liftedChecks?: pulumi.Input<pulumi.Input<RuleName>[]>;
+  /**
+   * A domain that uses this template (a witness): `pulumi refresh` then reads the records it
+   * publishes from its authoritative servers (the provider setting `dnsServers`, by default its
+   * NS) instead of keeping the state as it is, and sends nothing to the API
+   * (docs/behaviour.md, "Refresh by DNS").
+   */
+  verifyDomain?: pulumi.Input<string>;
 }
 
 /** A managed record with the id the API gave it. */
@@ -157,6 +164,7 @@ export class DnsTemplateRecords extends pulumi.dynamic.Resource {
         purge: args.purge,
         safetyThreshold: args.safetyThreshold,
         liftedChecks: args.liftedChecks,
+        verifyDomain: args.verifyDomain,
         [SECRET_RECORDS_INPUT]: secretRecordMarks(args.records),
         ids: undefined,
         lastPlan: undefined,

@@ -23,6 +23,7 @@ import {
   type SettingsCheck,
   type SettingsSource,
 } from "../settings/config";
+import { type DnsServer, parseDnsServers } from "../settings/dnsServers";
 import { UNKNOWN } from "./engine";
 import { keyFingerprint } from "./machineFiles";
 
@@ -31,6 +32,7 @@ type Props = Record<string, unknown>;
 let lookup: ConfigLookup | undefined;
 let source: SettingsSource = "stack";
 let verifyOnRefresh: string | undefined;
+let dnsServers: string | undefined;
 let warnedOfMissingKey = false;
 
 /** Records the stack config of a dynamic provider's `configure()` call; settings are resolved at first use. */
@@ -75,6 +77,7 @@ export function configureFrom(
   lookup = (key) => get(key);
   source = from;
   verifyOnRefresh = get("verifyOnRefresh");
+  dnsServers = get("dnsServers");
   warnedOfMissingKey = false;
 }
 
@@ -136,6 +139,23 @@ export function diffProviderInputs(olds: Props, news: Props): { changes: boolean
  */
 export function verifyOnRefreshSetting(): string | undefined {
   return verifyOnRefresh;
+}
+
+/**
+ * The `dnsServers` setting (stack config or provider input, else `DOMAINAPI_DNS_SERVERS`): the
+ * servers a refresh by DNS asks; undefined when unset (the witness's own name servers are asked).
+ *
+ * @throws ConfigError naming the setting and each malformed server
+ */
+export function dnsServersSetting(): DnsServer[] | undefined {
+  const text = dnsServers || process.env[SETTINGS.dnsServers.env];
+  if (text === undefined || text.trim() === "") return undefined;
+  const { servers, problems } = parseDnsServers(text);
+  if (problems.length > 0) {
+    const fix = `set domainapi:dnsServers (or ${SETTINGS.dnsServers.env}) to IP addresses with optional ports, e.g. 192.0.2.53, 127.0.0.1:5353`;
+    throw new ConfigError(problems.map((p) => `dnsServers: ${p}: ${fix}.`));
+  }
+  return servers;
 }
 
 /**

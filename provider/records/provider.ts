@@ -17,6 +17,7 @@ import {
   client,
   configuredBaseUrl,
   configure as configureSession,
+  dnsServersSetting,
   verifyOnRefreshSetting,
 } from "../host/session";
 import * as log from "../log";
@@ -44,6 +45,7 @@ import {
   planRefresh,
   planResource,
 } from "./plan";
+import { readVerifyDomain, refreshByDns, VERIFY_DOMAIN_INPUT, witnessOf } from "./refreshByDns";
 import { converge } from "./run";
 import { checkSafety, DEFAULT_SAFETY_THRESHOLD } from "./safety";
 import {
@@ -59,7 +61,7 @@ import {
 /** The engine's property bag, as it hands it to a method (values are checked where they are read). */
 type Props = Record<string, unknown>;
 
-const INPUTS = ["templateId", "records", "purge", "safetyThreshold", "liftedChecks"];
+const INPUTS = ["templateId", "records", "purge", "safetyThreshold", "liftedChecks", VERIFY_DOMAIN_INPUT];
 
 /**
  * The environment variable that makes one `pulumi refresh` verify the held records. It is read from
@@ -148,7 +150,13 @@ async function checkInputs(olds: Props, news: Props): Promise<pulumi.dynamic.Che
   const { inputs: valid, issues, warnings } = validateTemplateRecordsInputs({ ...news, records });
   const secrets = secretsOf(news);
   for (const warning of warnings) log.warn(maskText(warning, secrets));
-  const failures = [...misnamed, ...issues.map((issue) => checkFailure(issue, secrets))];
+  const witness = readVerifyDomain(news[VERIFY_DOMAIN_INPUT]);
+  // The servers a refresh of this witness asks: malformed, they fail the preview as refresh would.
+  if (witness.domain !== undefined) dnsServersSetting();
+  const failures = [
+    ...misnamed,
+    ...[...issues, ...witness.issues].map((issue) => checkFailure(issue, secrets)),
+  ];
   if (!valid || failures.length > 0) return { inputs: news, failures };
 
   const { records: _records, liftedChecks, ...settings } = valid;
@@ -157,7 +165,12 @@ async function checkInputs(olds: Props, news: Props): Promise<pulumi.dynamic.Che
   if (refusal) return { inputs: news, failures: [{ property: "", reason: refusal }] };
   const secret = secretRecordsProperty(declared, secrets);
   return {
-    inputs: { ...encodeInputs(settings, declared), ...(liftedChecks ? { liftedChecks } : {}), ...secret },
+    inputs: {
+      ...encodeInputs(settings, declared),
+      ...(liftedChecks ? { liftedChecks } : {}),
+      ...(witness.domain ? { [VERIFY_DOMAIN_INPUT]: witness.domain } : {}),
+      ...secret,
+    },
   };
 }
 
@@ -190,7 +203,9 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<pulum
     holding.settings.purge !== wanted.settings.purge ||
     !isDeepStrictEqual(holding.settings.safetyThreshold, wanted.settings.safetyThreshold);
   const trackingChanged = !isDeepStrictEqual(plan.untracked, holding.untracked);
-  return { changes: plan.requests.length > 0 || settingsChanged || trackingChanged };
+  // A new witness changes no record, but the outputs that refresh reads it from must follow.
+  const witnessChanged = witnessOf(olds) !== witnessOf(news);
+  return { changes: plan.requests.length > 0 || settingsChanged || trackingChanged || witnessChanged };
 }
 
 /**
@@ -239,9 +254,11 @@ async function outputsOf(
   task: Omit<Task, "reviewed" | "secrets"> & { holding: Holding & { secrets: Secrets } },
 ): Promise<RecordsOutputs> {
   const secrets = unionOf(task.holding.secrets, secretsOf(task.inputs));
+  const witness = witnessOf(task.inputs);
   return {
     ...(await carryOut(client(), { ...task, reviewed: reviewedPlans(task.wanted.settings), secrets })),
     ...madeOn(),
+    ...(witness ? { [VERIFY_DOMAIN_INPUT]: witness } : {}),
   };
 }
 
@@ -310,6 +327,10 @@ export { delete_ as delete };
  * is kept and nothing is sent.
  */
 export async function read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult<Props>> {
+  // With a witness domain the refresh reads what it publishes instead (refreshByDns.ts).
+  const witness = witnessOf(props);
+  if (witness !== undefined && !verifyOnRefresh())
+    return refreshByDns(id, props, witness, dnsServersSetting());
   const holding = decodeOutputs(props);
   const plan = planRefresh(holding, verifyOnRefresh());
   if (plan.requests.length === 0) return { id, props };

@@ -46,6 +46,8 @@ export type RecordsOutputs = CheckedInputs & {
   untrackedRecords?: string[];
   /** The API the records were made on (provider/host/account.ts); absent in outputs written before. */
   baseUrl?: string;
+  /** The witness domain a refresh reads the published records of (records/refreshByDns.ts). */
+  verifyDomain?: string;
 };
 
 /** The engine's properties decoded: both views, for the decoders below. */

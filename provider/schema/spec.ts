@@ -82,6 +82,12 @@ export const TYPES: Readonly<Record<string, ObjectSpec>> = {
   },
 };
 
+const VERIFY_DOMAIN =
+  "A domain that uses this template (a witness): `pulumi refresh` then reads the records it publishes from its " +
+  "authoritative servers (the provider setting `dnsServers`, by default its NS) and sends nothing to the API: a " +
+  "record changed outside Pulumi shows changed, a vanished one gone, and with `purge` a record published at a " +
+  "declared name that is not declared as an extra, so the next `up` sets the template back.";
+
 /** The resources, by the manifest's tokens. */
 export const RESOURCE_SPECS: Readonly<Record<string, ResourceSpec>> = {
   [TOKENS.records]: {
@@ -113,6 +119,10 @@ export const RESOURCE_SPECS: Readonly<Record<string, ResourceSpec>> = {
         type: "array",
         items: { type: "string" },
         description: `Error rules of the template checks this resource lifts for itself, e.g. \`["spf-lookup-limit"]\`: ${LIFTABLE}. A lifted finding is still shown, as a warning that names the lift.`,
+      },
+      verifyDomain: {
+        type: "string",
+        description: VERIFY_DOMAIN,
       },
     },
     requiredInputs: ["templateId", "records"],
@@ -149,6 +159,7 @@ export const RESOURCE_SPECS: Readonly<Record<string, ResourceSpec>> = {
         description:
           "The API the resource was made on (without `/v2`); a preview against another one is refused.",
       },
+      verifyDomain: { type: "string", description: "The witness domain a refresh reads." },
     },
     required: ["templateId", "records", "ids", "purge", "lastPlan"],
   },

@@ -17,6 +17,7 @@ export const ADMIN_PREFIX = "/__sandbox";
 
 const SeedTemplateBodySchema = z.strictObject({ records: z.array(z.unknown()).optional() });
 const DomainBodySchema = z.strictObject({ status: DomainStatusSchema });
+const DnsLinkBodySchema = z.strictObject({ template: z.string({ error: "must name a template" }).min(1) });
 /** `{perSecond, burst?}` turns the rate limit on; `{}` turns it off (undefined). */
 const RateLimitBodySchema = z
   .union([RateLimitSchema, z.strictObject({})], {
@@ -36,6 +37,9 @@ export const ADMIN_ROUTES = [
   "GET|DELETE /__sandbox/requests",
   "GET|POST|DELETE /__sandbox/faults",
   "GET|PUT /__sandbox/rate-limit",
+  "GET /__sandbox/dns",
+  "PUT|DELETE /__sandbox/dns/domains/:name",
+  "GET|DELETE /__sandbox/dns/queries",
   "GET /__sandbox/personality",
   "POST /__sandbox/reset",
 ] as const;
@@ -149,6 +153,36 @@ function routes(core: SandboxCore): Array<[RegExp, Handlers]> {
         PUT: (_params, body) => {
           core.setRateLimit(parseOrThrow(RateLimitBodySchema, body()));
           return json(200, { rateLimit: core.rateLimit() ?? null });
+        },
+      },
+    ],
+    [/^\/dns$/, { GET: () => json(200, { domains: Object.fromEntries(core.dns.links) }) }],
+    [
+      /^\/dns\/domains\/([^/]+)$/,
+      {
+        PUT: ([name], body) => {
+          const { template } = parseOrThrow(DnsLinkBodySchema, body());
+          let domain: string;
+          try {
+            domain = core.dns.link(name!, template);
+          } catch (error) {
+            throw invalidRequest((error as Error).message);
+          }
+          return json(200, { domain, template });
+        },
+        DELETE: ([name]) => {
+          if (!core.dns.unlink(name!)) throw notFound(`domain ${name} is not served by the DNS server`);
+          return noContent();
+        },
+      },
+    ],
+    [
+      /^\/dns\/queries$/,
+      {
+        GET: () => json(200, { queries: core.dnsQueries }),
+        DELETE: () => {
+          core.dnsQueries.length = 0;
+          return noContent();
         },
       },
     ],

@@ -13,6 +13,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ADMIN_ROUTES } from "./admin";
 import { MAX_GENERATED_CONTACTS } from "./contactGenerator";
+import { normalizeDomain } from "./dnsServer";
 import { DEFAULT_SEED, parseSeed, type SandboxOptions, startSandbox } from "./index";
 import {
   type OptionKind,
@@ -102,6 +103,14 @@ ${[
   ["--pagination-field NAME", "page (default, as the spec's samples) or current_page"],
   ["--connections-as-string", "serve contact connections as numeric strings"],
   ["--rate-limit N", "allow N requests per second (burst N); beyond, 429 with Retry-After"],
+  [
+    "--dns-port N",
+    "also serve DNS, authoritative, on UDP and TCP port N of the same host (0 picks a free port; printed)",
+  ],
+  [
+    "--domain NAME=TEMPLATE",
+    "the DNS server serves domain NAME from template TEMPLATE's records ({domainname} replaced); repeatable",
+  ],
   ["-h, --help", "print this text"],
 ]
   .map(([name, text]) => helpLine(name!, text!))
@@ -137,7 +146,9 @@ export class UsageError extends Error {
 }
 
 /** Reads the personality flags into options; a bad value is a UsageError naming the flag. */
-function personalityOptions(values: Record<string, string | boolean | undefined>): PersonalityOptions {
+function personalityOptions(
+  values: Record<string, string | boolean | string[] | undefined>,
+): PersonalityOptions {
   const options: Record<string, unknown> = {};
   for (const [name, { option, kind, sets }] of Object.entries(PERSONALITY_FLAGS)) {
     const value = values[name];
@@ -177,7 +188,7 @@ function integerFlag(flag: string, value: string | undefined, min: number, max: 
  * @throws UsageError naming the flag when a flag is unknown, lacks its value or has a bad one.
  */
 export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): CliCommand {
-  let values: Record<string, string | boolean | undefined>;
+  let values: Record<string, string | boolean | string[] | undefined>;
   try {
     ({ values } = parseArgs({
       args: argv,
@@ -194,6 +205,8 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): CliCom
         "pagination-field": { type: "string" },
         "connections-as-string": { type: "boolean" },
         "rate-limit": { type: "string" },
+        "dns-port": { type: "string" },
+        domain: { type: "string", multiple: true },
         ...Object.fromEntries(
           Object.entries(PERSONALITY_FLAGS).map(([name, { kind }]) => [
             name,
@@ -242,6 +255,24 @@ export function parseCommandLine(argv: string[], env: NodeJS.ProcessEnv): CliCom
   const rate = integerFlag("rate-limit", flag("rate-limit"), 1, 1_000_000);
   if (rate !== undefined) options.rateLimit = { perSecond: rate, burst: rate };
 
+  const dnsPort = integerFlag("dns-port", flag("dns-port"), 0, 65535);
+  if (dnsPort !== undefined) options.dnsPort = dnsPort;
+  const domains = (values.domain as string[] | undefined) ?? [];
+  if (domains.length > 0) {
+    if (dnsPort === undefined)
+      throw new UsageError("--domain: needs --dns-port (the DNS server that serves it)");
+    options.dnsDomains = {};
+    for (const link of domains) {
+      const match = /^([^=\s]+)=(\S+)$/.exec(link);
+      if (match === null)
+        throw new UsageError(`--domain: expected NAME=TEMPLATE, e.g. shop.example=web, got "${link}"`);
+      try {
+        options.dnsDomains[normalizeDomain(match[1]!)] = match[2]!;
+      } catch (error) {
+        throw new UsageError(`--domain: ${(error as Error).message}`);
+      }
+    }
+  }
   const seedFile = flag("seed");
   if (seedFile !== undefined) options.seed = readSeedFile(seedFile);
   return { help: false, options, keyFromEnv };
@@ -305,8 +336,17 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
   });
   // An env-supplied key may be a real one: never echo it.
   const key = command.keyFromEnv ? "$DOMAINAPI_API_KEY" : command.options.apiKey;
+  const dnsLine =
+    sandbox.dnsAddress === undefined
+      ? ""
+      : `DNS (authoritative, UDP and TCP) on ${sandbox.dnsAddress} for ${
+          Object.entries(sandbox.linkedDomains())
+            .map(([domain, template]) => `${domain} (template ${template})`)
+            .join(", ") || "no domain yet (PUT /__sandbox/dns/domains/:name)"
+        }\n`;
   process.stdout.write(
     `domainapi-sandbox listening on ${sandbox.url}\n` +
+      dnsLine +
       "Point the provider at it:\n" +
       `  DOMAINAPI_BASE_URL=${sandbox.url} DOMAINAPI_API_KEY=${key} pulumi up\n` +
       `Admin routes: ${sandbox.url}/__sandbox/  (Ctrl-C to stop)\n`,

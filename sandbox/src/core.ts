@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { WireContact } from "./contactSchema";
 import { WireContactSchema } from "./contactSchema";
 import type { ContactListFormat } from "./contacts";
+import { DnsPublication, type DnsQuery } from "./dnsServer";
 import { type DomainStatus, DomainStatusSchema, domainKey } from "./domains";
 import { type FaultRule, FaultSet } from "./faults";
 import type { Personality } from "./personality";
@@ -53,6 +54,8 @@ export interface CoreOptions {
   format: ContactListFormat;
   rateLimit: RateLimit | undefined;
   personality: Personality;
+  /** Domains served by the DNS server at start (and after a reset), by name: the template each uses. */
+  dnsDomains: Record<string, string>;
 }
 
 /** The sandbox's state, logs, faults and rate limit. */
@@ -63,6 +66,10 @@ export class SandboxCore {
   readonly requests: LoggedRequest[] = [];
   readonly templates: TemplateStore;
   readonly faults = new FaultSet();
+  /** What the DNS server publishes: linked domains and the template versions visible. */
+  readonly dns: DnsPublication;
+  /** Every DNS question received, oldest first; a live array. */
+  readonly dnsQueries: DnsQuery[] = [];
   private bucket: TokenBucket | undefined;
   private cutsLeft: number;
   private newcomers = 0;
@@ -72,11 +79,26 @@ export class SandboxCore {
     this.templates = new TemplateStore(this.state.templates, options.personality);
     applySeed(this.state, this.templates, options.seed, options.generation);
     this.setRateLimit(options.rateLimit);
+    this.dns = new DnsPublication({
+      templates: this.templates,
+      lateMs: options.personality.dnsLate,
+      forwardsMadeHere: !options.personality.urlForwardCreatesRecords,
+    });
+    this.linkStartDomains();
+  }
+
+  private linkStartDomains(): void {
+    this.dns.links.clear();
+    for (const [domain, templateId] of Object.entries(this.options.dnsDomains))
+      this.dns.link(domain, templateId);
   }
 
   /** Puts everything back as it was at start: seed data, no faults, empty log, the start rate limit, the `cutBodies` count. */
   reset(): void {
     applySeed(this.state, this.templates, this.options.seed, this.options.generation);
+    this.dns.restart();
+    this.linkStartDomains();
+    this.dnsQueries.length = 0;
     this.faults.clear();
     this.requests.length = 0;
     this.setRateLimit(this.options.rateLimit);

@@ -12,6 +12,7 @@
 import { MAX_GENERATED_CONTACTS } from "./contactGenerator";
 import type { WireContact } from "./contactSchema";
 import { type LoggedRequest, SandboxCore } from "./core";
+import { type DnsQuery, normalizeDomain, type RunningDnsServer, startDnsServer } from "./dnsServer";
 import type { DomainStatus } from "./domains";
 import type { FaultRule } from "./faults";
 import { type Personality, type PersonalityOptions, resolvePersonality } from "./personality";
@@ -24,6 +25,8 @@ export { MAX_GENERATED_CONTACTS } from "./contactGenerator";
 export { MAX_PER_PAGE, SORT_FIELDS } from "./contactQuery";
 export { CONTACT_STATUSES, type ContactStatus, type WireContact, WireContactSchema } from "./contactSchema";
 export type { LoggedRequest } from "./core";
+export { type DnsQuery, MAX_UDP_PAYLOAD } from "./dnsServer";
+export { NEGATIVE_TTL, RECORD_TTL, SANDBOX_NS } from "./dnsZone";
 export type { DomainStatus } from "./domains";
 export type { ErrorBody, ErrorCode } from "./errors";
 export { type FaultRule, FaultRuleSchema } from "./faults";
@@ -71,6 +74,13 @@ export interface SandboxOptions extends PersonalityOptions {
   connectionsAsString?: boolean;
   /** Token-bucket rate limit on /v2 routes; default none. */
   rateLimit?: RateLimit;
+  /**
+   * Port of the authoritative DNS server (UDP and TCP, on `host`); 0 picks a free one. Without it
+   * no DNS server runs.
+   */
+  dnsPort?: number;
+  /** Domains the DNS server serves at start (and after a reset), each with the template it uses: `{ "shop.example": "web" }`. */
+  dnsDomains?: Record<string, string>;
 }
 
 /** A running sandbox. */
@@ -81,6 +91,16 @@ export interface Sandbox {
   readonly state: SandboxState;
   /** Every /v2 request (admin requests are not logged), oldest first; a live array. */
   readonly requests: LoggedRequest[];
+  /** The DNS server's `host:port` (`127.0.0.1:53531`, as a resolver's setServers takes it); undefined without `dnsPort`. */
+  readonly dnsAddress: string | undefined;
+  /** Every DNS question the DNS server received, oldest first; a live array (emptied by reset). */
+  readonly dnsQueries: DnsQuery[];
+  /** Serves `domain` from `templateId`'s records (`{domainname}` replaced), replacing an earlier link. */
+  linkDomain(domain: string, templateId: string): void;
+  /** Stops serving `domain`; false when it was not linked. */
+  unlinkDomain(domain: string): boolean;
+  /** The linked domains and the template each uses. */
+  linkedDomains(): Record<string, string>;
   /** The personality it was started with, defaults filled in. */
   readonly personality: Personality;
   /** Stops the server and drops keep-alive connections; resolves promptly. Idempotent. */
@@ -141,6 +161,19 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     throw new TypeError("startSandbox: apiKey must be a non-empty string without whitespace");
   }
   const personality = resolvePersonality(options);
+  const dnsDomains: Record<string, string> = {};
+  for (const [domain, templateId] of Object.entries(options.dnsDomains ?? {})) {
+    if (typeof templateId !== "string" || templateId === "") {
+      throw new TypeError(`startSandbox: dnsDomains.${domain}: must name a template`);
+    }
+    try {
+      dnsDomains[normalizeDomain(domain)] = templateId;
+    } catch (error) {
+      throw new TypeError(`startSandbox: dnsDomains: ${(error as Error).message}`);
+    }
+  }
+  const dnsPort =
+    options.dnsPort === undefined ? undefined : checkInteger("dnsPort", options.dnsPort, 0, 65535);
   const core = new SandboxCore({
     apiKey: options.apiKey,
     seed: options.seed ?? DEFAULT_SEED,
@@ -157,18 +190,42 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     },
     rateLimit: options.rateLimit,
     personality,
+    dnsDomains,
   });
   const server = await startServer(
     core,
     options.host ?? "127.0.0.1",
     checkInteger("port", options.port ?? 0, 0, 65535),
   );
+  let dns: RunningDnsServer | undefined;
+  if (dnsPort !== undefined) {
+    try {
+      dns = await startDnsServer(core.dns, {
+        host: options.host ?? "127.0.0.1",
+        port: dnsPort,
+        silent: personality.dnsSilent,
+        log: core.dnsQueries,
+      });
+    } catch (error) {
+      await server.close();
+      throw new Error(`startSandbox: dnsPort: cannot listen: ${(error as Error).message}`);
+    }
+  }
   return {
     url: server.url,
     state: core.state,
     requests: core.requests,
     personality,
-    close: () => server.close(),
+    dnsAddress: dns?.address,
+    dnsQueries: core.dnsQueries,
+    linkDomain: (domain, templateId) => {
+      core.dns.link(domain, templateId);
+    },
+    unlinkDomain: (domain) => core.dns.unlink(domain),
+    linkedDomains: () => Object.fromEntries(core.dns.links),
+    close: async () => {
+      await Promise.all([server.close(), dns?.close()]);
+    },
     templateRecords: (templateId) => core.templateRecords(templateId),
     madeRecords: (templateId) => core.templates.madeRecords(templateId),
     seedTemplate: (templateId, records) => core.seedTemplate(templateId, records),

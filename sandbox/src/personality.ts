@@ -119,6 +119,13 @@ export const PERSONALITY_OPTIONS = {
     "atomic (default: a 404 changes nothing) or itemwise (the valid items are applied before the 404)",
     "MODE",
   ),
+  dnsLate: option(
+    "integer",
+    integer(0, 3_600_000).default(0),
+    "the DNS server publishes each change of a template N ms after it is made (a propagation delay; default 0)",
+    "N",
+  ),
+  dnsSilent: option("boolean", flag.default(false), "the DNS server answers nothing, over UDP or TCP"),
   contactsGrowth: option(
     "integer",
     integer(0, 1000).default(0),

@@ -76,6 +76,8 @@ export class TemplateStore {
   private nextId = 1;
   /** The ids of the records the service made for each forward (by the forward's id), while they exist. */
   private readonly made = new Map<string, string[]>();
+  /** Told the id of every template whose records changed, once the change is made (the DNS publication listens). */
+  onChange: ((templateId: string) => void) | undefined;
 
   /**
    * @param templates The live map the store changes (exposed as `sandbox.state.templates`).
@@ -113,6 +115,7 @@ export class TemplateStore {
       templateId,
       created.flatMap(({ record, made }) => [record, ...made]),
     );
+    this.onChange?.(templateId);
     return created.map(({ record }) => record.record_id);
   }
 
@@ -198,6 +201,7 @@ export class TemplateStore {
     const added = body.add.map((item) => this.created(item));
     next.push(...added.flatMap(({ record, made }) => [record, ...made]));
     this.templates.set(templateId, next);
+    this.onChange?.(templateId);
     if (unknownError !== undefined) {
       unknownError.message += "; the other items were applied";
       throw unknownError;
@@ -209,7 +213,9 @@ export class TemplateStore {
   delete(templateId: string): boolean {
     const records = this.templates.get(templateId);
     if (records !== undefined) this.forget(records);
-    return this.templates.delete(templateId);
+    const deleted = this.templates.delete(templateId);
+    if (deleted) this.onChange?.(templateId);
+    return deleted;
   }
 
   /** Removes one record behind the client's back (drift); false when there was no such record. */
@@ -224,12 +230,15 @@ export class TemplateStore {
       templateId,
       records.filter((record) => record.record_id !== recordId),
     );
+    this.onChange?.(templateId);
     return true;
   }
 
   /** Removes every template; the id counter keeps counting. */
   clear(): void {
+    const ids = [...this.templates.keys()];
     this.templates.clear();
+    for (const id of ids) this.onChange?.(id);
     this.made.clear();
   }
 
@@ -268,6 +277,7 @@ export class TemplateStore {
     if (previous !== undefined) this.forget(previous);
     const stored = records.map((record) => makeRecord(this.newId(), record));
     this.templates.set(templateId, stored);
+    this.onChange?.(templateId);
     return stored.map((record) => record.record_id);
   }
 

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { Resolver } from "node:dns/promises";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -126,6 +127,30 @@ describe("domainapi-sandbox", () => {
     expect(await running.exited).toBe(0);
   });
 
+  it("serves DNS with --dns-port and --domain, and says where on its second line", async () => {
+    const running = await startCli([
+      "--port",
+      "0",
+      "--api-key",
+      "k",
+      "--dns-port",
+      "0",
+      "--domain",
+      "Shop.Example=web",
+    ]);
+    for (let i = 0; i < 50 && running.lines.length < 2; i += 1) await new Promise((r) => setTimeout(r, 20));
+    const match =
+      /^DNS \(authoritative, UDP and TCP\) on (127\.0\.0\.1:\d+) for shop\.example \(template web\)$/.exec(
+        running.lines[1] ?? "",
+      );
+    expect(match, running.lines.join("\n")).not.toBeNull();
+    const resolver = new Resolver({ timeout: 1000, tries: 1 });
+    resolver.setServers([match![1]!]);
+    await expect(resolver.resolve4("shop.example")).rejects.toMatchObject({ code: "ENODATA" });
+    running.child.kill("SIGTERM");
+    expect(await running.exited).toBe(0);
+  });
+
   it("exits 0 on SIGINT", async () => {
     const running = await startCli(["--port", "0", "--api-key", "k"]);
     running.child.kill("SIGINT");
@@ -249,6 +274,22 @@ describe("domainapi-sandbox", () => {
     ["a Retry-After form in minutes", ["--api-key", "k", "--retry-after", "minutes"], "--retry-after"],
     ["a partial PATCH mode", ["--api-key", "k", "--patch-apply", "partial"], "--patch-apply"],
     ["a value for a switch", ["--api-key", "k", "--numeric-ids=yes"], "--numeric-ids"],
+    [
+      "a domain without a DNS server",
+      ["--api-key", "k", "--domain", "shop.example=web"],
+      "--domain: needs --dns-port",
+    ],
+    [
+      "a domain without its template",
+      ["--api-key", "k", "--dns-port", "0", "--domain", "shop.example"],
+      "NAME=TEMPLATE",
+    ],
+    [
+      "a domain that is no name",
+      ["--api-key", "k", "--dns-port", "0", "--domain", "a..b=web"],
+      "is not a domain name",
+    ],
+    ["a late publication in words", ["--api-key", "k", "--dns-late", "soon"], "--dns-late"],
   ];
   for (const [label, args, fragment] of badCommandLines) {
     it(`exits 2 with a clear error for ${label}`, () => {

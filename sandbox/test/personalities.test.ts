@@ -75,6 +75,8 @@ describe("validation of personality options", () => {
       ignoreRange: false,
       keepAliveIdleMs: undefined,
       patchApply: "atomic",
+      dnsLate: 0,
+      dnsSilent: false,
       contactsGrowth: 0,
     });
   });

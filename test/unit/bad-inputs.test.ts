@@ -308,7 +308,7 @@ const recordCases: Case[] = [
     inputs: { ...ok, records: [], template: "tpl-2" },
     property: "template",
     reason:
-      /unknown input; DnsTemplateRecords takes templateId, records, purge, safetyThreshold and liftedChecks/,
+      /unknown input; DnsTemplateRecords takes templateId, records, purge, safetyThreshold, liftedChecks and verifyDomain/,
   },
   {
     title: "an update that deletes more than the safety threshold allows",

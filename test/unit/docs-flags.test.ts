@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runImportCommand } from "../../provider/cli/import";
 import { runPlanCommand } from "../../provider/cli/plan";
+import { runVerifyCommand } from "../../provider/cli/verify";
 import { parseCommandLine, USAGE as SANDBOX_USAGE } from "../../sandbox/src/cli";
 
 const ROOT = join(__dirname, "..", "..");
@@ -35,6 +36,16 @@ async function helpOf(bin: string): Promise<string | undefined> {
       let out = "";
       const io = { stdout: { write: (t: string) => (out += t) }, stderr: { write: () => true } };
       expect(await runImportCommand(["--help"], io)).toBe(0);
+      return out;
+    }
+    case "domainapi-verify": {
+      let out = "";
+      const io = {
+        stdin: process.stdin,
+        stdout: { write: (t: string) => (out += t) },
+        stderr: { write: () => true },
+      };
+      expect(await runVerifyCommand(["--help"], io)).toBe(0);
       return out;
     }
     case "domainapi-sandbox":

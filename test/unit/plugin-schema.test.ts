@@ -60,6 +60,7 @@ const TEMPLATE_KEYS: Record<keyof DnsTemplateRecordsArgs, true> = {
   purge: true,
   safetyThreshold: true,
   liftedChecks: true,
+  verifyDomain: true,
 };
 const RESTORE_KEYS: Record<keyof DomainRestoreArgs, true> = { domain: true, triggers: true };
 const CONTACT_ARG_KEYS: Record<keyof GetContactsArgs, true> = {
@@ -116,7 +117,7 @@ describe("schema.json agrees with the zod schemas", () => {
     expect(sorted(Object.keys(tpl?.inputProperties ?? {}))).toEqual(sorted(Object.keys(TEMPLATE_KEYS)));
     const r = await records.check({}, { templateId: "t", records: [], colour: "blue" });
     expect(r.failures?.[0]?.reason).toBe(
-      "unknown input; DnsTemplateRecords takes templateId, records, purge, safetyThreshold and liftedChecks",
+      "unknown input; DnsTemplateRecords takes templateId, records, purge, safetyThreshold, liftedChecks and verifyDomain",
     );
     const res = resources["domainapi:index:DomainRestore"];
     expect(sorted(Object.keys(res?.inputProperties ?? {}))).toEqual(sorted(Object.keys(RESTORE_KEYS)));
@@ -148,10 +149,10 @@ describe("schema.json agrees with the zod schemas", () => {
     expect(sorted(Object.keys(contact.properties))).toEqual(sorted(Object.keys(ContactSchema.parse(wire))));
   });
 
-  it("provider inputs and config: the settings config.ts reads, plus verifyOnRefresh; the key secret", () => {
+  it("provider inputs and config: the settings config.ts reads, plus verifyOnRefresh and dnsServers; the key secret", () => {
     // Every ConfigKey, listed so that the compiler checks the list is complete and nothing else.
     const keys = { apiKey: 1, baseUrl: 1, timeoutMs: 1, maxRetries: 1 } satisfies Record<ConfigKey, 1>;
-    const settings = [...Object.keys(keys), "verifyOnRefresh"];
+    const settings = [...Object.keys(keys), "verifyOnRefresh", "dnsServers"];
     expect(sorted(Object.keys(schema.provider.inputProperties))).toEqual(sorted(settings));
     expect(sorted(Object.keys(schema.config.variables))).toEqual(sorted(settings));
     expect(sorted(SETTING_NAMES)).toEqual(sorted(settings));

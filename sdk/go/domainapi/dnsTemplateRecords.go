@@ -34,6 +34,8 @@ type DnsTemplateRecords struct {
 	UntrackedAdds pulumi.BoolPtrOutput `pulumi:"untrackedAdds"`
 	// The records whose adds are of unknown outcome, as they read in messages.
 	UntrackedRecords pulumi.StringArrayOutput `pulumi:"untrackedRecords"`
+	// The witness domain a refresh reads.
+	VerifyDomain pulumi.StringPtrOutput `pulumi:"verifyDomain"`
 }
 
 // NewDnsTemplateRecords registers a new resource with the given unique name, arguments, and options.
@@ -92,6 +94,8 @@ type dnsTemplateRecordsArgs struct {
 	SafetyThreshold *SafetyThreshold `pulumi:"safetyThreshold"`
 	// The DNS template whose records this resource manages. A new value replaces the resource.
 	TemplateId string `pulumi:"templateId"`
+	// A domain that uses this template (a witness): `pulumi refresh` then reads the records it publishes from its authoritative servers (the provider setting `dnsServers`, by default its NS) and sends nothing to the API: a record changed outside Pulumi shows changed, a vanished one gone, and with `purge` a record published at a declared name that is not declared as an extra, so the next `up` sets the template back.
+	VerifyDomain *string `pulumi:"verifyDomain"`
 }
 
 // The set of arguments for constructing a DnsTemplateRecords resource.
@@ -106,6 +110,8 @@ type DnsTemplateRecordsArgs struct {
 	SafetyThreshold SafetyThresholdPtrInput
 	// The DNS template whose records this resource manages. A new value replaces the resource.
 	TemplateId pulumi.StringInput
+	// A domain that uses this template (a witness): `pulumi refresh` then reads the records it publishes from its authoritative servers (the provider setting `dnsServers`, by default its NS) and sends nothing to the API: a record changed outside Pulumi shows changed, a vanished one gone, and with `purge` a record published at a declared name that is not declared as an extra, so the next `up` sets the template back.
+	VerifyDomain pulumi.StringPtrInput
 }
 
 func (DnsTemplateRecordsArgs) ElementType() reflect.Type {
@@ -238,6 +244,11 @@ func (o DnsTemplateRecordsOutput) UntrackedAdds() pulumi.BoolPtrOutput {
 // The records whose adds are of unknown outcome, as they read in messages.
 func (o DnsTemplateRecordsOutput) UntrackedRecords() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *DnsTemplateRecords) pulumi.StringArrayOutput { return v.UntrackedRecords }).(pulumi.StringArrayOutput)
+}
+
+// The witness domain a refresh reads.
+func (o DnsTemplateRecordsOutput) VerifyDomain() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *DnsTemplateRecords) pulumi.StringPtrOutput { return v.VerifyDomain }).(pulumi.StringPtrOutput)
 }
 
 type DnsTemplateRecordsArrayOutput struct{ *pulumi.OutputState }

@@ -40,6 +40,8 @@ type providerArgs struct {
 	ApiKey *string `pulumi:"apiKey"`
 	// The API's base address without `/v2`, e.g. `https://api.example.com`. A resource belongs to the API it was made on: a new base address of an explicit provider replaces its resources. Falls back to the DOMAINAPI_BASE_URL environment variable.
 	BaseUrl *string `pulumi:"baseUrl"`
+	// The authoritative DNS servers a refresh asks for the records a witness domain (`verifyDomain`) publishes, as IP addresses with an optional port, separated by commas: `192.0.2.53, [2001:db8::53]:53`. Default: the witness's own name servers (its NS), asked directly, never a recursive resolver. Falls back to the DOMAINAPI_DNS_SERVERS environment variable.
+	DnsServers *string `pulumi:"dnsServers"`
 	// How many times a failed request may be resent when that is safe. From 0 to 10. Default 4. Falls back to the DOMAINAPI_MAX_RETRIES environment variable.
 	MaxRetries *int `pulumi:"maxRetries"`
 	// Per-attempt timeout in milliseconds. From 1 to 600000. Default 30000. Falls back to the DOMAINAPI_TIMEOUT_MS environment variable.
@@ -54,6 +56,8 @@ type ProviderArgs struct {
 	ApiKey pulumi.StringPtrInput
 	// The API's base address without `/v2`, e.g. `https://api.example.com`. A resource belongs to the API it was made on: a new base address of an explicit provider replaces its resources. Falls back to the DOMAINAPI_BASE_URL environment variable.
 	BaseUrl pulumi.StringPtrInput
+	// The authoritative DNS servers a refresh asks for the records a witness domain (`verifyDomain`) publishes, as IP addresses with an optional port, separated by commas: `192.0.2.53, [2001:db8::53]:53`. Default: the witness's own name servers (its NS), asked directly, never a recursive resolver. Falls back to the DOMAINAPI_DNS_SERVERS environment variable.
+	DnsServers pulumi.StringPtrInput
 	// How many times a failed request may be resent when that is safe. From 0 to 10. Default 4. Falls back to the DOMAINAPI_MAX_RETRIES environment variable.
 	MaxRetries pulumi.IntPtrInput
 	// Per-attempt timeout in milliseconds. From 1 to 600000. Default 30000. Falls back to the DOMAINAPI_TIMEOUT_MS environment variable.

@@ -25,7 +25,8 @@ class DnsTemplateRecordsArgs:
                  template_id: pulumi.Input[_builtins.str],
                  lifted_checks: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  purge: pulumi.Input[Optional[_builtins.bool]] = None,
-                 safety_threshold: pulumi.Input[Optional['SafetyThresholdArgs']] = None):
+                 safety_threshold: pulumi.Input[Optional['SafetyThresholdArgs']] = None,
+                 verify_domain: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a DnsTemplateRecords resource.
 
@@ -34,6 +35,7 @@ class DnsTemplateRecordsArgs:
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] lifted_checks: Error rules of the template checks this resource lifts for itself, e.g. `["spf-lookup-limit"]`: spf-single-record, spf-syntax, spf-lookup-limit, dmarc-syntax, dmarc-single-record, cname-loop, caa-syntax. A lifted finding is still shown, as a warning that names the lift.
         :param pulumi.Input[_builtins.bool] purge: `true` (default): the resource owns the whole template; create replaces every record with one PUT. `false`: it adds and removes only its own records, so other records of the template survive.
         :param pulumi.Input['SafetyThresholdArgs'] safety_threshold: Guard against mass changes. Default `{ minExistingRecords: 10, maxChangePercent: 30 }`.
+        :param pulumi.Input[_builtins.str] verify_domain: A domain that uses this template (a witness): `pulumi refresh` then reads the records it publishes from its authoritative servers (the provider setting `dnsServers`, by default its NS) and sends nothing to the API: a record changed outside Pulumi shows changed, a vanished one gone, and with `purge` a record published at a declared name that is not declared as an extra, so the next `up` sets the template back.
         """
         pulumi.set(__self__, "records", records)
         pulumi.set(__self__, "template_id", template_id)
@@ -43,6 +45,8 @@ class DnsTemplateRecordsArgs:
             pulumi.set(__self__, "purge", purge)
         if safety_threshold is not None:
             pulumi.set(__self__, "safety_threshold", safety_threshold)
+        if verify_domain is not None:
+            pulumi.set(__self__, "verify_domain", verify_domain)
 
     @_builtins.property
     @pulumi.getter
@@ -104,6 +108,18 @@ class DnsTemplateRecordsArgs:
     def safety_threshold(self, value: pulumi.Input[Optional['SafetyThresholdArgs']]):
         pulumi.set(self, "safety_threshold", value)
 
+    @_builtins.property
+    @pulumi.getter(name="verifyDomain")
+    def verify_domain(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        A domain that uses this template (a witness): `pulumi refresh` then reads the records it publishes from its authoritative servers (the provider setting `dnsServers`, by default its NS) and sends nothing to the API: a record changed outside Pulumi shows changed, a vanished one gone, and with `purge` a record published at a declared name that is not declared as an extra, so the next `up` sets the template back.
+        """
+        return pulumi.get(self, "verify_domain")
+
+    @verify_domain.setter
+    def verify_domain(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "verify_domain", value)
+
 
 @pulumi.type_token("domainapi:index:DnsTemplateRecords")
 class DnsTemplateRecords(pulumi.CustomResource):
@@ -116,6 +132,7 @@ class DnsTemplateRecords(pulumi.CustomResource):
                  records: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DnsRecordArgs', 'DnsRecordArgsDict']]]]] = None,
                  safety_threshold: pulumi.Input[Optional[Union['SafetyThresholdArgs', 'SafetyThresholdArgsDict']]] = None,
                  template_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 verify_domain: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
         The DNS records of one DNS template. Updates are minimal PATCH requests that keep the ids of unchanged records, verified so that records removed outside Pulumi are found and restored.
@@ -127,6 +144,7 @@ class DnsTemplateRecords(pulumi.CustomResource):
         :param pulumi.Input[Sequence[pulumi.Input[Union['DnsRecordArgs', 'DnsRecordArgsDict']]]] records: The records. Order does not matter: they are kept in a canonical order.
         :param pulumi.Input[Union['SafetyThresholdArgs', 'SafetyThresholdArgsDict']] safety_threshold: Guard against mass changes. Default `{ minExistingRecords: 10, maxChangePercent: 30 }`.
         :param pulumi.Input[_builtins.str] template_id: The DNS template whose records this resource manages. A new value replaces the resource.
+        :param pulumi.Input[_builtins.str] verify_domain: A domain that uses this template (a witness): `pulumi refresh` then reads the records it publishes from its authoritative servers (the provider setting `dnsServers`, by default its NS) and sends nothing to the API: a record changed outside Pulumi shows changed, a vanished one gone, and with `purge` a record published at a declared name that is not declared as an extra, so the next `up` sets the template back.
         """
         ...
     @overload
@@ -157,6 +175,7 @@ class DnsTemplateRecords(pulumi.CustomResource):
                  records: pulumi.Input[Optional[Sequence[pulumi.Input[Union['DnsRecordArgs', 'DnsRecordArgsDict']]]]] = None,
                  safety_threshold: pulumi.Input[Optional[Union['SafetyThresholdArgs', 'SafetyThresholdArgsDict']]] = None,
                  template_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 verify_domain: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -175,6 +194,7 @@ class DnsTemplateRecords(pulumi.CustomResource):
             if template_id is None and not opts.urn:
                 raise TypeError("Missing required property 'template_id'")
             __props__.__dict__["template_id"] = template_id
+            __props__.__dict__["verify_domain"] = verify_domain
             __props__.__dict__["base_url"] = None
             __props__.__dict__["ids"] = None
             __props__.__dict__["last_plan"] = None
@@ -211,6 +231,7 @@ class DnsTemplateRecords(pulumi.CustomResource):
         __props__.__dict__["template_id"] = None
         __props__.__dict__["untracked_adds"] = None
         __props__.__dict__["untracked_records"] = None
+        __props__.__dict__["verify_domain"] = None
         return DnsTemplateRecords(resource_name, opts=opts, __props__=__props__)
 
     @_builtins.property
@@ -284,4 +305,12 @@ class DnsTemplateRecords(pulumi.CustomResource):
         The records whose adds are of unknown outcome, as they read in messages.
         """
         return pulumi.get(self, "untracked_records")
+
+    @_builtins.property
+    @pulumi.getter(name="verifyDomain")
+    def verify_domain(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The witness domain a refresh reads.
+        """
+        return pulumi.get(self, "verify_domain")
 

@@ -21,6 +21,7 @@ class ProviderArgs:
     def __init__(__self__, *,
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 dns_servers: pulumi.Input[Optional[_builtins.str]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  verify_on_refresh: pulumi.Input[Optional[_builtins.bool]] = None):
@@ -29,6 +30,7 @@ class ProviderArgs:
 
         :param pulumi.Input[_builtins.str] api_key: The API key, sent as `Authorization: Bearer <key>`. Falls back to the DOMAINAPI_API_KEY environment variable.
         :param pulumi.Input[_builtins.str] base_url: The API's base address without `/v2`, e.g. `https://api.example.com`. A resource belongs to the API it was made on: a new base address of an explicit provider replaces its resources. Falls back to the DOMAINAPI_BASE_URL environment variable.
+        :param pulumi.Input[_builtins.str] dns_servers: The authoritative DNS servers a refresh asks for the records a witness domain (`verifyDomain`) publishes, as IP addresses with an optional port, separated by commas: `192.0.2.53, [2001:db8::53]:53`. Default: the witness's own name servers (its NS), asked directly, never a recursive resolver. Falls back to the DOMAINAPI_DNS_SERVERS environment variable.
         :param pulumi.Input[_builtins.int] max_retries: How many times a failed request may be resent when that is safe. From 0 to 10. Default 4. Falls back to the DOMAINAPI_MAX_RETRIES environment variable.
         :param pulumi.Input[_builtins.int] timeout_ms: Per-attempt timeout in milliseconds. From 1 to 600000. Default 30000. Falls back to the DOMAINAPI_TIMEOUT_MS environment variable.
         :param pulumi.Input[_builtins.bool] verify_on_refresh: Not read (a setting would also verify, a write request, during `pulumi preview --refresh`): run `DOMAINAPI_VERIFY_ON_REFRESH=1 pulumi refresh` for one refresh that re-states every held record. Default false. Falls back to the DOMAINAPI_VERIFY_ON_REFRESH environment variable.
@@ -37,6 +39,8 @@ class ProviderArgs:
             pulumi.set(__self__, "api_key", api_key)
         if base_url is not None:
             pulumi.set(__self__, "base_url", base_url)
+        if dns_servers is not None:
+            pulumi.set(__self__, "dns_servers", dns_servers)
         if max_retries is not None:
             pulumi.set(__self__, "max_retries", max_retries)
         if timeout_ms is not None:
@@ -67,6 +71,18 @@ class ProviderArgs:
     @base_url.setter
     def base_url(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "base_url", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dnsServers")
+    def dns_servers(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The authoritative DNS servers a refresh asks for the records a witness domain (`verifyDomain`) publishes, as IP addresses with an optional port, separated by commas: `192.0.2.53, [2001:db8::53]:53`. Default: the witness's own name servers (its NS), asked directly, never a recursive resolver. Falls back to the DOMAINAPI_DNS_SERVERS environment variable.
+        """
+        return pulumi.get(self, "dns_servers")
+
+    @dns_servers.setter
+    def dns_servers(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "dns_servers", value)
 
     @_builtins.property
     @pulumi.getter(name="maxRetries")
@@ -113,6 +129,7 @@ class Provider(pulumi.ProviderResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 dns_servers: pulumi.Input[Optional[_builtins.str]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  verify_on_refresh: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -124,6 +141,7 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] api_key: The API key, sent as `Authorization: Bearer <key>`. Falls back to the DOMAINAPI_API_KEY environment variable.
         :param pulumi.Input[_builtins.str] base_url: The API's base address without `/v2`, e.g. `https://api.example.com`. A resource belongs to the API it was made on: a new base address of an explicit provider replaces its resources. Falls back to the DOMAINAPI_BASE_URL environment variable.
+        :param pulumi.Input[_builtins.str] dns_servers: The authoritative DNS servers a refresh asks for the records a witness domain (`verifyDomain`) publishes, as IP addresses with an optional port, separated by commas: `192.0.2.53, [2001:db8::53]:53`. Default: the witness's own name servers (its NS), asked directly, never a recursive resolver. Falls back to the DOMAINAPI_DNS_SERVERS environment variable.
         :param pulumi.Input[_builtins.int] max_retries: How many times a failed request may be resent when that is safe. From 0 to 10. Default 4. Falls back to the DOMAINAPI_MAX_RETRIES environment variable.
         :param pulumi.Input[_builtins.int] timeout_ms: Per-attempt timeout in milliseconds. From 1 to 600000. Default 30000. Falls back to the DOMAINAPI_TIMEOUT_MS environment variable.
         :param pulumi.Input[_builtins.bool] verify_on_refresh: Not read (a setting would also verify, a write request, during `pulumi preview --refresh`): run `DOMAINAPI_VERIFY_ON_REFRESH=1 pulumi refresh` for one refresh that re-states every held record. Default false. Falls back to the DOMAINAPI_VERIFY_ON_REFRESH environment variable.
@@ -154,6 +172,7 @@ class Provider(pulumi.ProviderResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  api_key: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 dns_servers: pulumi.Input[Optional[_builtins.str]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  verify_on_refresh: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -168,6 +187,7 @@ class Provider(pulumi.ProviderResource):
 
             __props__.__dict__["api_key"] = None if api_key is None else pulumi.Output.secret(api_key)
             __props__.__dict__["base_url"] = base_url
+            __props__.__dict__["dns_servers"] = dns_servers
             __props__.__dict__["max_retries"] = pulumi.Output.from_input(max_retries).apply(pulumi.runtime.to_json) if max_retries is not None else None
             __props__.__dict__["timeout_ms"] = pulumi.Output.from_input(timeout_ms).apply(pulumi.runtime.to_json) if timeout_ms is not None else None
             __props__.__dict__["verify_on_refresh"] = pulumi.Output.from_input(verify_on_refresh).apply(pulumi.runtime.to_json) if verify_on_refresh is not None else None

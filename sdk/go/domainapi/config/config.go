@@ -21,6 +21,11 @@ func GetBaseUrl(ctx *pulumi.Context) string {
 	return config.Get(ctx, "domainapi:baseUrl")
 }
 
+// The authoritative DNS servers a refresh asks for the records a witness domain (`verifyDomain`) publishes, as IP addresses with an optional port, separated by commas: `192.0.2.53, [2001:db8::53]:53`. Default: the witness's own name servers (its NS), asked directly, never a recursive resolver. Falls back to the DOMAINAPI_DNS_SERVERS environment variable.
+func GetDnsServers(ctx *pulumi.Context) string {
+	return config.Get(ctx, "domainapi:dnsServers")
+}
+
 // How many times a failed request may be resent when that is safe. From 0 to 10. Default 4. Falls back to the DOMAINAPI_MAX_RETRIES environment variable.
 func GetMaxRetries(ctx *pulumi.Context) int {
 	return config.GetInt(ctx, "domainapi:maxRetries")

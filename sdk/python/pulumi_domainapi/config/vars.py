@@ -35,6 +35,13 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get('baseUrl')
 
     @_builtins.property
+    def dns_servers(self) -> Optional[str]:
+        """
+        The authoritative DNS servers a refresh asks for the records a witness domain (`verifyDomain`) publishes, as IP addresses with an optional port, separated by commas: `192.0.2.53, [2001:db8::53]:53`. Default: the witness's own name servers (its NS), asked directly, never a recursive resolver. Falls back to the DOMAINAPI_DNS_SERVERS environment variable.
+        """
+        return __config__.get('dnsServers')
+
+    @_builtins.property
     def max_retries(self) -> Optional[int]:
         """
         How many times a failed request may be resent when that is safe. From 0 to 10. Default 4. Falls back to the DOMAINAPI_MAX_RETRIES environment variable.
