@@ -11,7 +11,19 @@
  */
 // First: on a Node the package does not support, the command stops here and says which it needs.
 import "./node-version";
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import {
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  readlink,
+  realpath,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from "node:fs/promises";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import {
@@ -80,23 +92,47 @@ async function entriesOf(dir: string): Promise<string[] | undefined> {
 }
 
 /**
+ * The directory `out` names: itself, or where a symbolic link leads (a rename onto the link itself
+ * would fail, or replace the link), so that `--out` a link to a directory writes into that directory.
+ */
+async function followLink(out: string): Promise<string> {
+  let isLink: boolean;
+  try {
+    isLink = (await lstat(out)).isSymbolicLink();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return out;
+    throw err;
+  }
+  if (!isLink) return out;
+  try {
+    return await realpath(out);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    throw new UsageError(
+      `--out ${out} is a symbolic link to ${await readlink(out)}, which does not exist: create that directory, or give another --out`,
+    );
+  }
+}
+
+/**
  * Writes `files` into `out` as a whole: into a new temporary directory beside it first, then
  * moved there by one rename (new or empty `out`) or one rename per file (`--force`), so that a
  * failure leaves no half-written program behind.
  */
-async function writeWhole(out: string, files: Record<string, string>, force: boolean): Promise<void> {
+async function writeWhole(given: string, files: Record<string, string>, force: boolean): Promise<void> {
+  const out = await followLink(given);
   const existing = await entriesOf(out);
   if (existing !== undefined && existing.length > 0 && !force) {
     const shown = existing.sort().slice(0, 5).join(", ") + (existing.length > 5 ? ", ..." : "");
     throw new UsageError(
-      `--out ${out} is not empty (it holds ${shown}): give a new or empty directory, ` +
+      `--out ${given} is not empty (it holds ${shown}): give a new or empty directory, ` +
         "or --force to write there and replace the files of the same names",
     );
   }
   for (const name of Object.keys(files)) {
     // A rename cannot replace a directory: found now, before any file moves, not halfway through.
     if (existing?.includes(name) && (await stat(path.join(out, name))).isDirectory()) {
-      throw new UsageError(`--out ${out} holds a directory ${name}, where the program's file ${name} goes`);
+      throw new UsageError(`--out ${given} holds a directory ${name}, where the program's file ${name} goes`);
     }
   }
   const parent = path.dirname(path.resolve(out));

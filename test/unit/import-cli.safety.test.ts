@@ -162,6 +162,28 @@ describe("nothing is lost", () => {
     ]);
   });
 
+  it("writes through an --out that is a symbolic link to a directory; refuses a link to nothing", async () => {
+    const dir = tempDir();
+    const zone = zoneFile(dir, "example.com.zone", ZONE_40);
+    fs.mkdirSync(path.join(dir, "real"));
+    fs.symlinkSync("real", path.join(dir, "link"));
+    const written = await run([zone, "--lang", "yaml", "--out", path.join(dir, "link")]);
+    expect(written.code, written.stderr).toBe(0);
+    expect(fs.lstatSync(path.join(dir, "link")).isSymbolicLink()).toBe(true);
+    expect(tree(path.join(dir, "real"))).toEqual(["Pulumi.yaml", "import-report.md"]);
+    // A link to a directory holding files is refused as the directory itself is.
+    const again = await run([zone, "--lang", "yaml", "--out", path.join(dir, "link")]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`--out ${path.join(dir, "link")} is not empty`);
+    fs.symlinkSync("nowhere", path.join(dir, "dangling"));
+    expect(await run([zone, "--out", path.join(dir, "dangling")])).toMatchObject({
+      code: 2,
+      stderr: `domainapi-import: --out ${path.join(dir, "dangling")} is a symbolic link to nowhere, which does not exist: create that directory, or give another --out\n`,
+    });
+    // No temporary directory left beside the link or its target.
+    expect(fs.readdirSync(dir).sort()).toEqual(["dangling", "example.com.zone", "link", "real"]);
+  });
+
   it("refuses an --out that is a file or empty, naming it", async () => {
     const dir = tempDir();
     const zone = zoneFile(dir, "example.com.zone", ZONE_40);
