@@ -74,6 +74,31 @@ describe("the zone grammar", () => {
     );
   });
 
+  it("a name that holds the domain twice (its final dot forgotten) is kept as read, and said", () => {
+    const zone = `${HEAD}www.example.com A 192.0.2.1\nwww.example.com. A 192.0.2.2\nc CNAME web.example.com\nd CNAME web.example.com.\n`;
+    const [t] = importZones([{ text: zone, file: "z", templateId: "t" }]);
+    expect(t?.records.map((r) => r.record)).toEqual([
+      { name: "www.example.com", type: "A", content: "192.0.2.1" },
+      { name: "www", type: "A", content: "192.0.2.2" },
+      { name: "c", type: "CNAME", content: "web.example.com.{domainname}." },
+      { name: "d", type: "CNAME", content: "web.{domainname}." },
+    ]);
+    const said = t?.changes.filter((c) => c.change.includes("holds the domain twice"));
+    expect(said?.map((c) => c.line)).toEqual([2, 4]);
+    expect(said?.[0]?.change).toContain("usually meant www.example.com.; check it");
+  });
+
+  it("a {domainname} the zone's own text holds is said: the API replaces it", () => {
+    const zone = `${HEAD}t TXT "see {domainname}"\nu TXT "plain"\n`;
+    for (const keepDomain of [false, true]) {
+      const [t] = importZones([{ text: zone, file: "z", templateId: "t" }], { keepDomain });
+      expect(t?.records.map((r) => r.record.content)).toEqual(["see {domainname}", "plain"]);
+      expect(
+        t?.changes.filter((c) => c.change.includes("holds {domainname} itself")).map((c) => c.line),
+      ).toEqual([2]);
+    }
+  });
+
   it("parentheses continue a record over several lines, with comments inside", () => {
     const zone = `${HEAD}@ IN SOA ns1.example.com. host.example.com. (\n 1 ; serial\n 2 3 4 5 )\n_443._tcp TLSA 3 1 1 ( ab12 ; first\n cd34 )\nnext A 192.0.2.9\n`;
     const [t] = importZones([{ text: zone, file: "z", templateId: "t" }]);
