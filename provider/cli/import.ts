@@ -117,9 +117,9 @@ async function followLink(out: string): Promise<string> {
 /**
  * Writes `files` into `out` as a whole: into a new temporary directory beside it first, then
  * moved there by one rename (new or empty `out`) or one rename per file (`--force`), so that a
- * failure leaves no half-written program behind.
+ * failure leaves no half-written program behind. Returns the names of the files it replaced.
  */
-async function writeWhole(given: string, files: Record<string, string>, force: boolean): Promise<void> {
+async function writeWhole(given: string, files: Record<string, string>, force: boolean): Promise<string[]> {
   const out = await followLink(given);
   const existing = await entriesOf(out);
   if (existing !== undefined && existing.length > 0 && !force) {
@@ -143,7 +143,7 @@ async function writeWhole(given: string, files: Record<string, string>, force: b
     if (existing === undefined || existing.length === 0) {
       // Onto a missing or empty directory, a rename is all or nothing; a file arriving meanwhile makes it fail.
       await rename(temp, out);
-      return;
+      return [];
     }
     for (const name of Object.keys(files)) await rename(path.join(temp, name), path.join(out, name));
   } catch (err) {
@@ -151,6 +151,7 @@ async function writeWhole(given: string, files: Record<string, string>, force: b
     throw err;
   }
   await rm(temp, { recursive: true, force: true });
+  return Object.keys(files).filter((name) => existing?.includes(name));
 }
 
 /**
@@ -217,10 +218,12 @@ export async function runImportCommand(
     if (values.out !== undefined && values.out.trim() === "")
       throw new UsageError("--out is empty: name a directory");
     const out = values.out ?? defaultOut(imported);
-    await writeWhole(out, files, values.force === true);
+    const replaced = await writeWhole(out, files, values.force === true);
     for (const t of imported) io.stdout.write(`${summaryLine(t)}\n`);
+    // Under --force, the files of the user's that are gone are named: nothing is replaced unsaid.
+    const over = replaced.length > 0 ? ` (replacing ${out}'s own ${replaced.join(", ")}: --force)` : "";
     io.stdout.write(
-      `wrote ${Object.keys(files).join(", ")} to ${out}; see import-report.md before the first \`pulumi up\`\n`,
+      `wrote ${Object.keys(files).join(", ")} to ${out}${over}; see import-report.md before the first \`pulumi up\`\n`,
     );
     return 0;
   } catch (err) {

@@ -132,7 +132,12 @@ describe("nothing is lost", () => {
     fs.mkdirSync(kept);
     fs.writeFileSync(path.join(kept, "Pulumi.yaml"), "name: old\n");
     fs.writeFileSync(path.join(kept, "Pulumi.dev.yaml"), "config: {}\n");
-    expect((await run([zone, "--lang", "yaml", "--out", kept, "--force"])).code).toBe(0);
+    const forced = await run([zone, "--lang", "yaml", "--out", kept, "--force"]);
+    expect(forced.code).toBe(0);
+    // The user's file that is gone is named; the ones kept are not.
+    expect(forced.stdout).toContain(
+      `wrote Pulumi.yaml, import-report.md to ${kept} (replacing ${kept}'s own Pulumi.yaml: --force); see import-report.md`,
+    );
     expect(tree(kept)).toEqual(["Pulumi.dev.yaml", "Pulumi.yaml", "import-report.md"]);
     expect(fs.readFileSync(path.join(kept, "Pulumi.yaml"), "utf8")).toMatch(/^name: dns-templates\n/);
     expect(fs.readFileSync(path.join(kept, "Pulumi.dev.yaml"), "utf8")).toBe("config: {}\n");
