@@ -115,9 +115,12 @@ async function followLink(out: string): Promise<string> {
 }
 
 /**
- * Writes `files` into `out` as a whole: into a new temporary directory beside it first, then
- * moved there by one rename (new or empty `out`) or one rename per file (`--force`), so that a
- * failure leaves no half-written program behind. Returns the names of the files it replaced.
+ * Writes `files` into `out` as a whole, so that a failure leaves no half-written program and every
+ * file of the user's as it was. A new `out`: written in a temporary directory beside it, moved there
+ * by one rename. An existing one (empty, or `--force`): the temporary directory is inside it, since
+ * `out` may be a mount point (a container's volume) that no rename from beside it can cross; each
+ * file of the user's that a program file replaces is moved aside first and moved back on a failure.
+ * Returns the names of the files it replaced.
  */
 async function writeWhole(given: string, files: Record<string, string>, force: boolean): Promise<string[]> {
   const out = await followLink(given);
@@ -129,29 +132,52 @@ async function writeWhole(given: string, files: Record<string, string>, force: b
         "or --force to write there and replace the files of the same names",
     );
   }
-  for (const name of Object.keys(files)) {
+  const names = Object.keys(files);
+  for (const name of names) {
     // A rename cannot replace a directory: found now, before any file moves, not halfway through.
     if (existing?.includes(name) && (await stat(path.join(out, name))).isDirectory()) {
       throw new UsageError(`--out ${given} holds a directory ${name}, where the program's file ${name} goes`);
     }
   }
-  const parent = path.dirname(path.resolve(out));
-  await mkdir(parent, { recursive: true });
-  const temp = await mkdtemp(path.join(parent, `.${path.basename(path.resolve(out))}.domainapi-import-`));
-  try {
-    for (const [name, text] of Object.entries(files)) await writeFile(path.join(temp, name), text);
-    if (existing === undefined || existing.length === 0) {
-      // Onto a missing or empty directory, a rename is all or nothing; a file arriving meanwhile makes it fail.
+  if (existing === undefined) {
+    const parent = path.dirname(path.resolve(out));
+    await mkdir(parent, { recursive: true });
+    const temp = await mkdtemp(path.join(parent, `.${path.basename(path.resolve(out))}.domainapi-import-`));
+    try {
+      for (const name of names) await writeFile(path.join(temp, name), files[name] as string);
       await rename(temp, out);
-      return [];
+    } catch (err) {
+      await rm(temp, { recursive: true, force: true });
+      throw err;
     }
-    for (const name of Object.keys(files)) await rename(path.join(temp, name), path.join(out, name));
+    return [];
+  }
+  const temp = await mkdtemp(path.join(out, ".domainapi-import-"));
+  const staged = path.join(temp, "program");
+  const aside = path.join(temp, "replaced");
+  const moved: string[] = [];
+  const replaced: string[] = [];
+  try {
+    await mkdir(staged);
+    await mkdir(aside);
+    for (const name of names) await writeFile(path.join(staged, name), files[name] as string);
+    for (const name of names) {
+      if (existing.includes(name)) {
+        await rename(path.join(out, name), path.join(aside, name));
+        replaced.push(name);
+      }
+      await rename(path.join(staged, name), path.join(out, name));
+      moved.push(name);
+    }
   } catch (err) {
+    // Back as it was: the program's files out, the user's back in.
+    for (const name of moved) await rm(path.join(out, name), { force: true });
+    for (const name of replaced) await rename(path.join(aside, name), path.join(out, name));
     await rm(temp, { recursive: true, force: true });
     throw err;
   }
   await rm(temp, { recursive: true, force: true });
-  return Object.keys(files).filter((name) => existing?.includes(name));
+  return replaced;
 }
 
 /**
@@ -218,7 +244,16 @@ export async function runImportCommand(
     if (values.out !== undefined && values.out.trim() === "")
       throw new UsageError("--out is empty: name a directory");
     const out = values.out ?? defaultOut(imported);
-    const replaced = await writeWhole(out, files, values.force === true);
+    let replaced: string[];
+    try {
+      replaced = await writeWhole(out, files, values.force === true);
+    } catch (err) {
+      if (err instanceof UsageError) throw err;
+      const why = err instanceof Error ? err.message : String(err);
+      throw new Error(
+        `cannot write the program into ${out} (${why}): nothing was written, and the files there are as they were`,
+      );
+    }
     for (const t of imported) io.stdout.write(`${summaryLine(t)}\n`);
     // Under --force, the files of the user's that are gone are named: nothing is replaced unsaid.
     const over = replaced.length > 0 ? ` (replacing ${out}'s own ${replaced.join(", ")}: --force)` : "";
