@@ -204,28 +204,36 @@ describe("nothing is lost", () => {
     return result.stdout;
   }
 
-  it.runIf(canMount)("writes into an --out that is a mount point; a disk full there changes nothing", () => {
-    const dir = tempDir();
-    const zone = zoneFile(dir, "example.com.zone", ZONE_40);
-    const empty = inMountedOut(dir, 256, `"$NODE" "$BIN" ${zone} --lang yaml --out .; echo "exit $?"; ls -A`);
-    expect(empty).toMatch(/exit 0\nPulumi\.yaml\nimport-report\.md\n$/);
-    const forced = inMountedOut(
-      dir,
-      256,
-      `echo mine > Pulumi.yaml && echo kept > notes.txt && "$NODE" "$BIN" ${zone} --lang yaml --out . --force; echo "exit $?"; ls -A; head -c 11 Pulumi.yaml`,
-    );
-    expect(forced).toMatch(/exit 0\nPulumi\.yaml\nimport-report\.md\nnotes\.txt\nname: dns-t$/);
-    // Full but for a few KiB: the program cannot be written; the user's files stay as they were.
-    const full = inMountedOut(
-      dir,
-      64,
-      `echo mine > Pulumi.yaml && echo report > import-report.md && head -c 57000 /dev/zero > fill; "$NODE" "$BIN" ${zone} --lang yaml --out . --force 2>&1; echo "exit $?"; ls -A; cat Pulumi.yaml import-report.md`,
-    );
-    expect(full).toContain(
-      "domainapi-import: cannot write the program into . (ENOSPC: no space left on device, write): nothing was written, and the files there are as they were\n",
-    );
-    expect(full).toMatch(/exit 1\nPulumi\.yaml\nfill\nimport-report\.md\nmine\nreport\n$/);
-  });
+  it.runIf(canMount)(
+    "writes into an --out that is a mount point; a disk full there changes nothing",
+    () => {
+      const dir = tempDir();
+      const zone = zoneFile(dir, "example.com.zone", ZONE_40);
+      const empty = inMountedOut(
+        dir,
+        256,
+        `"$NODE" "$BIN" ${zone} --lang yaml --out .; echo "exit $?"; ls -A`,
+      );
+      expect(empty).toMatch(/exit 0\nPulumi\.yaml\nimport-report\.md\n$/);
+      const forced = inMountedOut(
+        dir,
+        256,
+        `echo mine > Pulumi.yaml && echo kept > notes.txt && "$NODE" "$BIN" ${zone} --lang yaml --out . --force; echo "exit $?"; ls -A; head -c 11 Pulumi.yaml`,
+      );
+      expect(forced).toMatch(/exit 0\nPulumi\.yaml\nimport-report\.md\nnotes\.txt\nname: dns-t$/);
+      // Full but for a few KiB: the program cannot be written; the user's files stay as they were.
+      const full = inMountedOut(
+        dir,
+        64,
+        `echo mine > Pulumi.yaml && echo report > import-report.md && head -c 57000 /dev/zero > fill; "$NODE" "$BIN" ${zone} --lang yaml --out . --force 2>&1; echo "exit $?"; ls -A; cat Pulumi.yaml import-report.md`,
+      );
+      expect(full).toContain(
+        "domainapi-import: cannot write the program into . (ENOSPC: no space left on device, write): nothing was written, and the files there are as they were\n",
+      );
+      expect(full).toMatch(/exit 1\nPulumi\.yaml\nfill\nimport-report\.md\nmine\nreport\n$/);
+    },
+    30_000,
+  );
 
   it("refuses an --out that is a file or empty, naming it", async () => {
     const dir = tempDir();
