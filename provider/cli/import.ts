@@ -11,7 +11,19 @@
  */
 // First: on a Node the package does not support, the command stops here and says which it needs.
 import "./node-version";
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import {
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  readlink,
+  realpath,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from "node:fs/promises";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import {
@@ -80,41 +92,92 @@ async function entriesOf(dir: string): Promise<string[] | undefined> {
 }
 
 /**
- * Writes `files` into `out` as a whole: into a new temporary directory beside it first, then
- * moved there by one rename (new or empty `out`) or one rename per file (`--force`), so that a
- * failure leaves no half-written program behind.
+ * The directory `out` names: itself, or where a symbolic link leads (a rename onto the link itself
+ * would fail, or replace the link), so that `--out` a link to a directory writes into that directory.
  */
-async function writeWhole(out: string, files: Record<string, string>, force: boolean): Promise<void> {
+async function followLink(out: string): Promise<string> {
+  let isLink: boolean;
+  try {
+    isLink = (await lstat(out)).isSymbolicLink();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return out;
+    throw err;
+  }
+  if (!isLink) return out;
+  try {
+    return await realpath(out);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    throw new UsageError(
+      `--out ${out} is a symbolic link to ${await readlink(out)}, which does not exist: create that directory, or give another --out`,
+    );
+  }
+}
+
+/**
+ * Writes `files` into `out` as a whole, so that a failure leaves no half-written program and every
+ * file of the user's as it was. A new `out`: written in a temporary directory beside it, moved there
+ * by one rename. An existing one (empty, or `--force`): the temporary directory is inside it, since
+ * `out` may be a mount point (a container's volume) that no rename from beside it can cross; each
+ * file of the user's that a program file replaces is moved aside first and moved back on a failure.
+ * Returns the names of the files it replaced.
+ */
+async function writeWhole(given: string, files: Record<string, string>, force: boolean): Promise<string[]> {
+  const out = await followLink(given);
   const existing = await entriesOf(out);
   if (existing !== undefined && existing.length > 0 && !force) {
     const shown = existing.sort().slice(0, 5).join(", ") + (existing.length > 5 ? ", ..." : "");
     throw new UsageError(
-      `--out ${out} is not empty (it holds ${shown}): give a new or empty directory, ` +
+      `--out ${given} is not empty (it holds ${shown}): give a new or empty directory, ` +
         "or --force to write there and replace the files of the same names",
     );
   }
-  for (const name of Object.keys(files)) {
+  const names = Object.keys(files);
+  for (const name of names) {
     // A rename cannot replace a directory: found now, before any file moves, not halfway through.
     if (existing?.includes(name) && (await stat(path.join(out, name))).isDirectory()) {
-      throw new UsageError(`--out ${out} holds a directory ${name}, where the program's file ${name} goes`);
+      throw new UsageError(`--out ${given} holds a directory ${name}, where the program's file ${name} goes`);
     }
   }
-  const parent = path.dirname(path.resolve(out));
-  await mkdir(parent, { recursive: true });
-  const temp = await mkdtemp(path.join(parent, `.${path.basename(path.resolve(out))}.domainapi-import-`));
-  try {
-    for (const [name, text] of Object.entries(files)) await writeFile(path.join(temp, name), text);
-    if (existing === undefined || existing.length === 0) {
-      // Onto a missing or empty directory, a rename is all or nothing; a file arriving meanwhile makes it fail.
+  if (existing === undefined) {
+    const parent = path.dirname(path.resolve(out));
+    await mkdir(parent, { recursive: true });
+    const temp = await mkdtemp(path.join(parent, `.${path.basename(path.resolve(out))}.domainapi-import-`));
+    try {
+      for (const name of names) await writeFile(path.join(temp, name), files[name] as string);
       await rename(temp, out);
-      return;
+    } catch (err) {
+      await rm(temp, { recursive: true, force: true });
+      throw err;
     }
-    for (const name of Object.keys(files)) await rename(path.join(temp, name), path.join(out, name));
+    return [];
+  }
+  const temp = await mkdtemp(path.join(out, ".domainapi-import-"));
+  const staged = path.join(temp, "program");
+  const aside = path.join(temp, "replaced");
+  const moved: string[] = [];
+  const replaced: string[] = [];
+  try {
+    await mkdir(staged);
+    await mkdir(aside);
+    for (const name of names) await writeFile(path.join(staged, name), files[name] as string);
+    for (const name of names) {
+      if (existing.includes(name)) {
+        await rename(path.join(out, name), path.join(aside, name));
+        replaced.push(name);
+      }
+      await rename(path.join(staged, name), path.join(out, name));
+      moved.push(name);
+    }
   } catch (err) {
+    // Back as it was: the program's files out, the user's back in.
+    for (const name of moved) await rm(path.join(out, name), { force: true });
+    for (const name of replaced) await rename(path.join(aside, name), path.join(out, name));
     await rm(temp, { recursive: true, force: true });
     throw err;
   }
   await rm(temp, { recursive: true, force: true });
+  return replaced;
 }
 
 /**
@@ -181,10 +244,21 @@ export async function runImportCommand(
     if (values.out !== undefined && values.out.trim() === "")
       throw new UsageError("--out is empty: name a directory");
     const out = values.out ?? defaultOut(imported);
-    await writeWhole(out, files, values.force === true);
+    let replaced: string[];
+    try {
+      replaced = await writeWhole(out, files, values.force === true);
+    } catch (err) {
+      if (err instanceof UsageError) throw err;
+      const why = err instanceof Error ? err.message : String(err);
+      throw new Error(
+        `cannot write the program into ${out} (${why}): nothing was written, and the files there are as they were`,
+      );
+    }
     for (const t of imported) io.stdout.write(`${summaryLine(t)}\n`);
+    // Under --force, the files of the user's that are gone are named: nothing is replaced unsaid.
+    const over = replaced.length > 0 ? ` (replacing ${out}'s own ${replaced.join(", ")}: --force)` : "";
     io.stdout.write(
-      `wrote ${Object.keys(files).join(", ")} to ${out}; see import-report.md before the first \`pulumi up\`\n`,
+      `wrote ${Object.keys(files).join(", ")} to ${out}${over}; see import-report.md before the first \`pulumi up\`\n`,
     );
     return 0;
   } catch (err) {

@@ -11,7 +11,7 @@ import { RECORD_TYPES, type RecordType } from "../client/wire";
 import { normalizeRecord, type RecordSpec } from "../dns/model";
 import { type InputIssue, validateRecords } from "../dns/validate";
 import { hostFlags, routingPolicy } from "./hosts";
-import { asciiName, convertRdata, NotImportableError } from "./rdata";
+import { asciiName, convertRdata, doubledDomain, NotImportableError } from "./rdata";
 import { holdsInvalidBytes, showBytes } from "./text";
 import type { ZoneEntry } from "./zone";
 
@@ -229,6 +229,8 @@ export function convertEntries(entries: readonly ZoneEntry[], options: ConvertOp
       }
       throw err;
     }
+    const doubled = doubledDomain(entry.owner, options.domain);
+    if (doubled !== undefined) ownerChanges.push(doubled);
     const recordChanges = [...(entry.readChanges ?? []), ...ownerChanges, ...converted.changes];
     if (entry.ownerCaseChanged) recordChanges.unshift("owner lower-cased");
     const record: RecordSpec = { name, type, content: converted.content, ...converted.numbers };

@@ -190,6 +190,25 @@ export function asciiName(name: string, changes: string[]): string {
   return written;
 }
 
+/** What the report says of a `{domainname}` the zone's own text holds. */
+const LITERAL_PLACEHOLDER = `the zone's text holds ${DOMAIN_PLACEHOLDER} itself: the API replaces it with the domain the template is applied to, so it is not published as written`;
+
+/**
+ * The warning for a relative name that ends in the zone's domain and so holds it twice
+ * (`www.example.com` under `example.com.` is `www.example.com.example.com.`): what a name written
+ * without its final dot gives. Kept as RFC 1035 reads it, and said; undefined for any other name.
+ */
+export function doubledDomain(absolute: string, domain: string): string | undefined {
+  if (domain === ".") return undefined;
+  const twice = `${domain}${domain}`;
+  if (absolute !== twice && !absolute.endsWith(`.${twice}`)) return undefined;
+  const meant = absolute.slice(0, -domain.length);
+  return (
+    `${absolute} holds the domain twice: kept so, but a name written without its final dot ` +
+    `usually meant ${meant}; check it, and add the dot in the zone file if so`
+  );
+}
+
 /** A host name of the rdata, absolute, then with the domain as `{domainname}`. */
 function hostName(
   token: Token,
@@ -207,8 +226,11 @@ function hostName(
   if (token.text === ".") return ".";
   const absolute = asciiName(resolveName(token.text, entry.origin, file, entry.line), changes);
   if (token.text !== "@" && /[A-Z]/.test(token.text)) changes.push(`${token.text} lower-cased`);
-  if (token.text === "@" || !token.text.endsWith("."))
+  if (token.text === "@" || !token.text.endsWith(".")) {
     changes.push(`${token.text} made absolute: ${absolute}`);
+    const doubled = doubledDomain(absolute, options.domain);
+    if (doubled !== undefined) changes.push(doubled);
+  }
   if (options.keepDomain || options.domain === ".") return absolute;
   if (absolute === options.domain) {
     changes.push(`${absolute} written ${DOMAIN_PLACEHOLDER}.`);
@@ -259,6 +281,7 @@ export function convertRdata(
 ): ConvertedRdata {
   const changes: string[] = [];
   const text = (raw: string): string => {
+    if (raw.includes(DOMAIN_PLACEHOLDER)) changes.push(LITERAL_PLACEHOLDER);
     const placed = placeDomain(raw, options);
     if (placed.count > 0) changes.push(`the domain written ${DOMAIN_PLACEHOLDER} (${placed.count}x)`);
     return placed.text;

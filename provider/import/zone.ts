@@ -67,6 +67,8 @@ const CLASSES: ReadonlyMap<string, string> = new Map([
   ["AWS", "AWS"],
 ]);
 const TYPE = /^([A-Z][A-Z0-9-]*|TYPE\d+)$/i;
+/** The aging stamp of a dynamically registered record in a Windows DNS Server zone file (`dnscmd /zoneexport`): hours since 1601. */
+const WINDOWS_AGING = /^\[AGE:\d+\]$/i;
 
 /** Lower-cased, with a final dot: the one spelling of an absolute domain name. */
 export function absoluteDomain(name: string): string {
@@ -236,14 +238,18 @@ function asciiDomain(domain: string, notes: string[]): string | undefined {
 function recordShape(
   tokens: readonly Token[],
   at: number,
-): { typeAt: number; hasTtl: boolean; klass?: string } {
+): { typeAt: number; hasTtl: boolean; klass?: string; aging?: string } {
   let hasTtl = false;
   let klass: string | undefined;
-  // TTL and class, both optional, in either order (RFC 1035 5.1).
-  for (let k = 0; k < 2; k++) {
+  let aging: string | undefined;
+  // TTL and class, both optional, in either order (RFC 1035 5.1); Windows DNS writes its aging stamp before them.
+  for (let k = 0; k < 3; k++) {
     const token = tokens[at];
     if (!token || token.quoted) break;
-    if (!hasTtl && TTL.test(token.text)) {
+    if (aging === undefined && !hasTtl && klass === undefined && WINDOWS_AGING.test(token.text)) {
+      aging = token.text;
+      at++;
+    } else if (!hasTtl && TTL.test(token.text)) {
       hasTtl = true;
       at++;
     } else if (klass === undefined && CLASSES.has(token.text.toUpperCase())) {
@@ -251,7 +257,7 @@ function recordShape(
       at++;
     } else break;
   }
-  return { typeAt: at, hasTtl, klass };
+  return { typeAt: at, hasTtl, klass, aging };
 }
 
 function isDirective(line: LogicalLine): boolean {
@@ -487,7 +493,12 @@ export function readZone(input: string | Uint8Array, file: string, origin?: stri
       ownerCaseChanged = first.text !== "@" && /[A-Z]/.test(first.text.replace(/\\\d{3}/g, ""));
       at = 1;
     }
-    const { typeAt, hasTtl, klass } = recordShape(tokens, at);
+    const { typeAt, hasTtl, klass, aging } = recordShape(tokens, at);
+    if (aging !== undefined) {
+      readChanges.push(
+        `Windows DNS aging stamp ${aging} dropped: the API does not scavenge, so the record stays until it is removed`,
+      );
+    }
     const typeToken = tokens[typeAt];
     if (!typeToken || typeToken.quoted || !TYPE.test(typeToken.text)) {
       const got = typeToken ? `"${typeToken.text}"` : "the end of the record";

@@ -5,7 +5,7 @@
  * tools do: a closed pipe ends it quietly, an unsupported Node is named, `--help` lists every flag.
  * The process-level cases run the built command (dist/), as a shell runs it.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -132,7 +132,12 @@ describe("nothing is lost", () => {
     fs.mkdirSync(kept);
     fs.writeFileSync(path.join(kept, "Pulumi.yaml"), "name: old\n");
     fs.writeFileSync(path.join(kept, "Pulumi.dev.yaml"), "config: {}\n");
-    expect((await run([zone, "--lang", "yaml", "--out", kept, "--force"])).code).toBe(0);
+    const forced = await run([zone, "--lang", "yaml", "--out", kept, "--force"]);
+    expect(forced.code).toBe(0);
+    // The user's file that is gone is named; the ones kept are not.
+    expect(forced.stdout).toContain(
+      `wrote Pulumi.yaml, import-report.md to ${kept} (replacing ${kept}'s own Pulumi.yaml: --force); see import-report.md`,
+    );
     expect(tree(kept)).toEqual(["Pulumi.dev.yaml", "Pulumi.yaml", "import-report.md"]);
     expect(fs.readFileSync(path.join(kept, "Pulumi.yaml"), "utf8")).toMatch(/^name: dns-templates\n/);
     expect(fs.readFileSync(path.join(kept, "Pulumi.dev.yaml"), "utf8")).toBe("config: {}\n");
@@ -161,6 +166,74 @@ describe("nothing is lost", () => {
       "out/index.ts/keep",
     ]);
   });
+
+  it("writes through an --out that is a symbolic link to a directory; refuses a link to nothing", async () => {
+    const dir = tempDir();
+    const zone = zoneFile(dir, "example.com.zone", ZONE_40);
+    fs.mkdirSync(path.join(dir, "real"));
+    fs.symlinkSync("real", path.join(dir, "link"));
+    const written = await run([zone, "--lang", "yaml", "--out", path.join(dir, "link")]);
+    expect(written.code, written.stderr).toBe(0);
+    expect(fs.lstatSync(path.join(dir, "link")).isSymbolicLink()).toBe(true);
+    expect(tree(path.join(dir, "real"))).toEqual(["Pulumi.yaml", "import-report.md"]);
+    // A link to a directory holding files is refused as the directory itself is.
+    const again = await run([zone, "--lang", "yaml", "--out", path.join(dir, "link")]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`--out ${path.join(dir, "link")} is not empty`);
+    fs.symlinkSync("nowhere", path.join(dir, "dangling"));
+    expect(await run([zone, "--out", path.join(dir, "dangling")])).toMatchObject({
+      code: 2,
+      stderr: `domainapi-import: --out ${path.join(dir, "dangling")} is a symbolic link to nowhere, which does not exist: create that directory, or give another --out\n`,
+    });
+    // No temporary directory left beside the link or its target.
+    expect(fs.readdirSync(dir).sort()).toEqual(["dangling", "example.com.zone", "link", "real"]);
+  });
+
+  // A mount point of its own (a container's volume, a disk), in a private mount namespace of an
+  // unprivileged user: no rename reaches it from beside it (EXDEV, EBUSY), and a tiny one fills up.
+  const canMount = spawnSync("unshare", ["-rm", "true"]).status === 0;
+  function inMountedOut(dir: string, kib: number, script: string): string {
+    const out = path.join(dir, "volume");
+    fs.mkdirSync(out, { recursive: true });
+    const result = spawnSync(
+      "unshare",
+      ["-rm", "sh", "-c", `mount -t tmpfs -o size=${kib}k tmpfs "$1" && cd "$1" && ${script}`, "sh", out],
+      { encoding: "utf8", env: { ...process.env, NODE: process.execPath, BIN } },
+    );
+    if (result.status !== 0) throw new Error(result.stderr);
+    return result.stdout;
+  }
+
+  it.runIf(canMount)(
+    "writes into an --out that is a mount point; a disk full there changes nothing",
+    () => {
+      const dir = tempDir();
+      const zone = zoneFile(dir, "example.com.zone", ZONE_40);
+      const empty = inMountedOut(
+        dir,
+        256,
+        `"$NODE" "$BIN" ${zone} --lang yaml --out .; echo "exit $?"; ls -A`,
+      );
+      expect(empty).toMatch(/exit 0\nPulumi\.yaml\nimport-report\.md\n$/);
+      const forced = inMountedOut(
+        dir,
+        256,
+        `echo mine > Pulumi.yaml && echo kept > notes.txt && "$NODE" "$BIN" ${zone} --lang yaml --out . --force; echo "exit $?"; ls -A; head -c 11 Pulumi.yaml`,
+      );
+      expect(forced).toMatch(/exit 0\nPulumi\.yaml\nimport-report\.md\nnotes\.txt\nname: dns-t$/);
+      // Full but for a few KiB: the program cannot be written; the user's files stay as they were.
+      const full = inMountedOut(
+        dir,
+        64,
+        `echo mine > Pulumi.yaml && echo report > import-report.md && head -c 57000 /dev/zero > fill; "$NODE" "$BIN" ${zone} --lang yaml --out . --force 2>&1; echo "exit $?"; ls -A; cat Pulumi.yaml import-report.md`,
+      );
+      expect(full).toContain(
+        "domainapi-import: cannot write the program into . (ENOSPC: no space left on device, write): nothing was written, and the files there are as they were\n",
+      );
+      expect(full).toMatch(/exit 1\nPulumi\.yaml\nfill\nimport-report\.md\nmine\nreport\n$/);
+    },
+    30_000,
+  );
 
   it("refuses an --out that is a file or empty, naming it", async () => {
     const dir = tempDir();

@@ -52,6 +52,7 @@ describe("the corpus of exports as DNS hosts write them", () => {
       "idn",
       "powerdns",
       "route53-cli53",
+      "windows-dns",
     ]);
   });
 

@@ -59,6 +59,46 @@ describe("the zone grammar", () => {
     expect(t?.ttlsDropped).toBe(4);
   });
 
+  it("Windows DNS aging stamps before the TTL are read and dropped, the change said", () => {
+    const zone = `${HEAD}host1 [AGE:3620301]\t1200\tA\t192.0.2.1\n\t[AGE:3620301] 1200 IN AAAA 2001:db8::1\nhost2 A 192.0.2.2\n`;
+    const [t] = importZones([{ text: zone, file: "z", templateId: "t" }]);
+    expect(t?.records.map((r) => r.record)).toEqual([
+      { name: "host1", type: "A", content: "192.0.2.1" },
+      { name: "host1", type: "AAAA", content: "2001:db8::1" },
+      { name: "host2", type: "A", content: "192.0.2.2" },
+    ]);
+    expect(t?.changes.filter((c) => c.change.includes("[AGE:3620301]")).map((c) => c.line)).toEqual([2, 3]);
+    // Anywhere else it is no type.
+    expect(failure(`${HEAD}host1 1200 A [AGE:1] 192.0.2.1\n`).message).toContain(
+      "expected A data of the form <IPv4 address>",
+    );
+  });
+
+  it("a name that holds the domain twice (its final dot forgotten) is kept as read, and said", () => {
+    const zone = `${HEAD}www.example.com A 192.0.2.1\nwww.example.com. A 192.0.2.2\nc CNAME web.example.com\nd CNAME web.example.com.\n`;
+    const [t] = importZones([{ text: zone, file: "z", templateId: "t" }]);
+    expect(t?.records.map((r) => r.record)).toEqual([
+      { name: "www.example.com", type: "A", content: "192.0.2.1" },
+      { name: "www", type: "A", content: "192.0.2.2" },
+      { name: "c", type: "CNAME", content: "web.example.com.{domainname}." },
+      { name: "d", type: "CNAME", content: "web.{domainname}." },
+    ]);
+    const said = t?.changes.filter((c) => c.change.includes("holds the domain twice"));
+    expect(said?.map((c) => c.line)).toEqual([2, 4]);
+    expect(said?.[0]?.change).toContain("usually meant www.example.com.; check it");
+  });
+
+  it("a {domainname} the zone's own text holds is said: the API replaces it", () => {
+    const zone = `${HEAD}t TXT "see {domainname}"\nu TXT "plain"\n`;
+    for (const keepDomain of [false, true]) {
+      const [t] = importZones([{ text: zone, file: "z", templateId: "t" }], { keepDomain });
+      expect(t?.records.map((r) => r.record.content)).toEqual(["see {domainname}", "plain"]);
+      expect(
+        t?.changes.filter((c) => c.change.includes("holds {domainname} itself")).map((c) => c.line),
+      ).toEqual([2]);
+    }
+  });
+
   it("parentheses continue a record over several lines, with comments inside", () => {
     const zone = `${HEAD}@ IN SOA ns1.example.com. host.example.com. (\n 1 ; serial\n 2 3 4 5 )\n_443._tcp TLSA 3 1 1 ( ab12 ; first\n cd34 )\nnext A 192.0.2.9\n`;
     const [t] = importZones([{ text: zone, file: "z", templateId: "t" }]);
