@@ -78,14 +78,18 @@ export function configureFrom(
 }
 
 /**
- * Where a plugin's provider instance takes its settings from, by its name: the engine's default
- * provider (`default`, `default_1_2_3`) is configured from the stack config, any other from its
- * inputs in the program.
+ * Where a plugin's provider instance takes its settings from, by its URN (or name): the engine's
+ * default provider (`…::pulumi:providers:domainapi::default_1_2_3`) is configured from the stack
+ * config, any other from its inputs in the program.
+ *
+ * @example
+ * settingsSourceOf("urn:pulumi:dev::p::pulumi:providers:domainapi::default_0_1_0"); // "stack"
+ * settingsSourceOf("urn:pulumi:dev::p::pulumi:providers:domainapi::live"); // "provider"
  */
-export function settingsSourceOf(providerName: string | undefined): SettingsSource {
-  return providerName === undefined || providerName === "" || /^default(_|$)/.test(providerName)
-    ? "stack"
-    : "provider";
+export function settingsSourceOf(providerUrn: string | undefined): SettingsSource {
+  const text = providerUrn ?? "";
+  const name = text.includes("::") ? text.slice(text.lastIndexOf("::") + 2) : text;
+  return name === "" || /^default(_|$)/.test(name) ? "stack" : "provider";
 }
 
 /**
