@@ -115,7 +115,7 @@ export function functionOperations(token: string): FunctionOperations {
  * Configures the session every operation shares from a provider's settings (an explicit provider's
  * inputs, or the stack config of a default one), and says which of them are not read.
  */
-export function configureProvider(settings: Props, from: SettingsSource): void {
-  configureFrom(settings, from);
+export function configureProvider(settings: Props, from: SettingsSource, providerUrn?: string): void {
+  configureFrom(settings, from, providerUrn);
   records.warnOfVerifySetting();
 }

@@ -31,6 +31,7 @@ let lookup: ConfigLookup | undefined;
 let source: SettingsSource = "stack";
 let verifyOnRefresh: string | undefined;
 let warnedOfMissingKey = false;
+let provider = "the default provider";
 
 /** Records the stack config of a dynamic provider's `configure()` call; settings are resolved at first use. */
 export function configure(req: pulumi.dynamic.ConfigureRequest): void {
@@ -65,7 +66,9 @@ export function settingsText(inputs: Props): Partial<Record<SettingName, string>
 export function configureFrom(
   settings: Props | ((name: SettingName) => string | undefined),
   from: SettingsSource,
+  providerUrn?: string,
 ): void {
+  provider = providerOf(providerUrn, from);
   const text = typeof settings === "function" ? undefined : settingsText(settings);
   const get =
     text === undefined
@@ -75,6 +78,17 @@ export function configureFrom(
   source = from;
   verifyOnRefresh = get("verifyOnRefresh");
   warnedOfMissingKey = false;
+}
+
+/** The provider as messages name it: `"live"` for an explicit one, `the default provider`. */
+function providerOf(urn: string | undefined, from: SettingsSource): string {
+  const name = urn?.includes("::") ? urn.slice(urn.lastIndexOf("::") + 2) : "";
+  return from === "provider" && name !== "" ? `"${name}"` : "the default provider";
+}
+
+/** The configured provider as messages name it (`"live"`, or `the default provider`). */
+export function configuredProvider(): string {
+  return provider;
 }
 
 /**

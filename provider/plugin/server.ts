@@ -116,7 +116,7 @@ export function resourceProviderServer(
       diffResponse(diffProviderInputs(decode(req.getOldInputs() ?? req.getOlds()), decode(req.getNews()))),
     ),
     configure: unary(async (req: pb.ConfigureRequest, { decode }) => {
-      configureProvider(decode(req.getArgs()), settingsSourceOf(req.getUrn?.()));
+      configureProvider(decode(req.getArgs()), settingsSourceOf(req.getUrn?.()), req.getUrn?.());
       return new pb.ConfigureResponse().setAcceptsecrets(true).setAcceptresources(true);
     }),
     check: unary(async (req: pb.CheckRequest, { decodeResource: decode, encode }) => {
