@@ -15,7 +15,7 @@ import { claimOnMachine, isRunning, type MachineClaim, processStart } from "../.
 import { STATE_DIR_ENV } from "../../provider/host/machineFiles";
 import { canonicalBaseUrl } from "../../provider/settings/config";
 
-const root = path.resolve(import.meta.dirname, "..", "..");
+const root = path.resolve(__dirname, "..", "..");
 let work: string;
 let childScript: string;
 const children: ChildProcess[] = [];
