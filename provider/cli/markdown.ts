@@ -105,7 +105,9 @@ function reasonText(reason: PlanReason): string {
     case "rewritten":
       return reason.why === "vanished"
         ? "rewritten with one PUT: records were removed outside Pulumi"
-        : "rewritten with one PUT: an earlier add had an unknown outcome";
+        : reason.why === "imported"
+          ? "rewritten with one PUT: it was imported, and the API cannot list what it holds"
+          : "rewritten with one PUT: an earlier add had an unknown outcome";
   }
 }
 

@@ -112,7 +112,7 @@ function notPlannableFrom(props: Props): NotPlannable | undefined {
 
 function shown(resource: string, plan: Plan, reason: PlanReason | undefined): TemplatePlan {
   const why: PlanReason | undefined =
-    plan.rewrite === "unknown-add" || plan.rewrite === "vanished"
+    plan.rewrite === "unknown-add" || plan.rewrite === "vanished" || plan.rewrite === "imported"
       ? { kind: "rewritten", why: plan.rewrite }
       : reason;
   return {

@@ -46,6 +46,11 @@ export type RecordsOutputs = CheckedInputs & {
   untrackedRecords?: string[];
   /** The API the records were made on (provider/host/account.ts); absent in outputs written before. */
   baseUrl?: string;
+  /**
+   * Set by `pulumi import`: the template may hold records this resource never saw (the API cannot
+   * list them), so with purge the first update that declares records rewrites it with one PUT.
+   */
+  unlisted?: true;
 };
 
 /** The engine's properties decoded: both views, for the decoders below. */
@@ -121,7 +126,9 @@ export function decodeInputs(props: Props, unknown?: (record: unknown) => boolea
  */
 export function decodeOutputs(props: Props): Holding {
   const { settings, held, untracked } = decode(props, "held") as Decoded;
-  return { settings, held, untracked };
+  return props.unlisted === true
+    ? { settings, held, untracked, unlisted: true }
+    : { settings, held, untracked };
 }
 
 /**
