@@ -9,7 +9,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import { BUILDERS, BuilderArgumentError } from "./checks/builders";
 import { getContacts } from "./contacts/getContacts";
 import { type GetContactsArgs, InvalidArgumentError } from "./contacts/query";
-import { client, configureFrom } from "./host/session";
+import { warnIfKeyInPlainFiles } from "./host/keyInState";
+import { client, configureFrom, settingsText } from "./host/session";
 import { type ResourceToken, TOKENS } from "./manifest";
 import * as records from "./records/provider";
 import * as restore from "./restore/provider";
@@ -117,5 +118,6 @@ export function functionOperations(token: string): FunctionOperations {
  */
 export function configureProvider(settings: Props, from: SettingsSource, providerUrn?: string): void {
   configureFrom(settings, from, providerUrn);
+  warnIfKeyInPlainFiles(settingsText(settings).apiKey, providerUrn, from === "provider");
   records.warnOfVerifySetting();
 }
