@@ -79,7 +79,7 @@ export const FUNCTIONS: Readonly<Record<string, FunctionOperations>> = {
         return { outputs: { ...(await getContacts(args as GetContactsArgs, { client: client() })) } };
       } catch (err) {
         if (!(err instanceof InvalidArgumentError)) throw err;
-        return { failures: [{ property: err.argument, reason: err.reason }] };
+        return { failures: err.problems.map((p) => ({ property: p.argument, reason: p.reason })) };
       }
     },
   },

@@ -199,4 +199,18 @@ describe("the plugin's messages", () => {
     // Owned now: the next change is a plain update.
     expect(js(updated.getProperties()).unlisted).toBeUndefined();
   });
+
+  it("getContacts reports every bad argument at once, each by name, and sends nothing", async () => {
+    sandbox.clearRequests();
+    const resp = await rpc<pb.InvokeRequest, pb.InvokeResponse>(
+      "invoke",
+      new pb.InvokeRequest()
+        .setTok(TOKENS.contacts)
+        .setArgs(Struct.fromJavaScript({ perPage: 500, country: "Netherlands", sort_by: "handle" })),
+    );
+    const failures = resp.getFailuresList().map((f) => [f.getProperty(), f.getReason()]);
+    expect(failures.map(([p]) => p).sort()).toEqual(["country", "perPage", "sort_by"]);
+    expect(failures.find(([p]) => p === "perPage")?.[1]).toMatch(/1 to 100|from 1 to 100/);
+    expect(sandbox.requests).toEqual([]);
+  });
 });
