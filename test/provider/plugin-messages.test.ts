@@ -213,4 +213,30 @@ describe("the plugin's messages", () => {
     expect(failures.find(([p]) => p === "perPage")?.[1]).toMatch(/1 to 100|from 1 to 100/);
     expect(sandbox.requests).toEqual([]);
   });
+
+  it.each([
+    [
+      "the default provider",
+      `${STACK}pulumi:providers:domainapi::default_0_1_0`,
+      "domainapi:apiKey is not set",
+    ],
+    ["an explicit provider", PROVIDER_URN, "the provider's apiKey is not set"],
+  ])(
+    "a missing key on %s is a warning at Check (a preview) and the error at Create",
+    async (_kind, urn, said) => {
+      const args = Struct.fromJavaScript({ baseUrl: sandbox.url });
+      await rpc("configure", new pb.ConfigureRequest().setArgs(args).setUrn(urn));
+      told.length = 0;
+      const inputs = await check("keyless", { templateId: "tpl-keyless", records: RECORDS });
+      expect(told.filter((t) => t.severity === 2).map((t) => t.message)).toEqual([
+        expect.stringContaining(said),
+      ]);
+      const created = rpc(
+        "create",
+        new pb.CreateRequest().setUrn(urnOf("keyless")).setProperties(Struct.fromJavaScript(inputs as never)),
+      );
+      await expect(created).rejects.toThrow(said);
+      expect(sandbox.requests).toEqual([]);
+    },
+  );
 });
