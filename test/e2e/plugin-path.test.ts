@@ -37,8 +37,7 @@ config:
   apiKey:
     type: string
     secret: true
-resources:
-${resources}`;
+${resources === "" ? "resources: {}\n" : `resources:\n${resources}`}`;
 }
 
 const record = (name: string, content: string) =>
@@ -135,6 +134,10 @@ ${record("mail", "192.0.2.2")}    options:
     const importText = imported.stdout + imported.stderr;
     expect(importText).toContain(
       "template imp imported: the API cannot list a template's records, so the resource holds none; with purge: true, the first `pulumi up` that declares records replaces whatever the template holds with exactly them",
+    );
+    // Shown under the resource it is about, not the stack.
+    expect(importText).toMatch(
+      /domainapi:index:DnsTemplateRecords \(site\):\n\s+(info: )?template imp imported:/,
     );
     write(`  site:
     type: domainapi:index:DnsTemplateRecords
