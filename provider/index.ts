@@ -67,6 +67,7 @@ export {
   type ImportOptions,
   importProgram,
   importZones,
+  NothingToImportError,
   type ProgramLanguage,
   ZoneInputError,
   type ZoneSource,

@@ -130,7 +130,11 @@ function aboutResource(): Pulumi.Resource | undefined {
   return { urn: { promise: () => Promise.resolve(urn) } } as unknown as Pulumi.Resource;
 }
 
-/** Messages handed to the SDK whose delivery to the engine has not ended yet. */
+/**
+ * Messages handed to the SDK whose delivery to the engine has not ended yet.
+ *
+ * Bound: each leaves the set when its delivery ends, delivered or failed: the messages in flight.
+ */
 const pending = new Set<Promise<void>>();
 
 /** How long {@link delivered} waits for an engine that does not answer a message. */

@@ -55,9 +55,11 @@ async function withLock<T>(lock: string, work: () => Promise<T>): Promise<T> {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       const owner = Number(fs.readFileSync(path.join(lock, "pid"), { encoding: "utf8", flag: "a+" }));
-      let alive = owner > 0;
+      // No pid yet: its owner is between mkdir and writing it, unless the lock is old.
+      const since = fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+      let alive = owner > 0 || Date.now() - since < 60_000;
       try {
-        if (alive) process.kill(owner, 0);
+        if (owner > 0) process.kill(owner, 0);
       } catch {
         alive = false;
       }

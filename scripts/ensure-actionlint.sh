@@ -9,6 +9,7 @@
 #
 #   "$(bash scripts/ensure-actionlint.sh)" examples/ci/.github/workflows/*.yml
 set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
 
 version=${ACTIONLINT_VERSION:-1.7.12}
 cache_root=${PULUMI_DOMAINAPI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-domainapi}
@@ -20,12 +21,21 @@ if [ -x "$dir/actionlint" ]; then
   exit 0
 fi
 
+# One build at a time per version; a run that waited uses what the other built.
+. "$here/scripts/lib/build-lock.sh"
+build_lock "$cache_root/locks/actionlint-$version" "actionlint $version"
+trap build_lock_release EXIT
+if [ -x "$dir/actionlint" ]; then
+  echo "$dir/actionlint"
+  exit 0
+fi
+
 command -v go >/dev/null 2>&1 || { log "go is not installed: cannot build actionlint $version"; exit 1; }
 log "building actionlint $version from github.com/rhysd/actionlint@v$version (first run only; cached in $dir)"
 # Built into a scratch directory and moved into place at the end, so that an interrupted build
 # never leaves a half-written binary that a later run would trust.
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/actionlint-build.XXXXXX")
-trap 'rm -rf "$scratch"' EXIT
+trap 'rm -rf "$scratch"; build_lock_release' EXIT
 # Outside any module, with its own GOBIN: `go install pkg@version` ignores this repository entirely.
 (cd "$scratch" && GOBIN="$scratch/bin" GOFLAGS=-mod=mod go install -trimpath -ldflags "-s -w" \
   "github.com/rhysd/actionlint/cmd/actionlint@v$version")

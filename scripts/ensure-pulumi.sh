@@ -34,10 +34,21 @@ if [ -x "$bin/pulumi" ]; then
   exit 0
 fi
 
+# Several runs may start on a cold cache at once (two test files, two CI jobs): one builds, the
+# others wait for it and use what it built.
+. "$here/scripts/lib/build-lock.sh"
+build_lock "$cache_root/locks/pulumi-$version" "pulumi $version"
+trap build_lock_release EXIT
+if [ -x "$bin/pulumi" ]; then
+  log "using pulumi $version built by another run in $bin"
+  echo "$bin"
+  exit 0
+fi
+
 command -v go >/dev/null 2>&1 || { log "go is not installed: cannot build pulumi $version"; exit 1; }
 log "building pulumi $version from github.com/pulumi/pulumi/pkg/v3@v$version (first run only; cached in $bin)"
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/pulumi-build.XXXXXX")
-trap 'rm -rf "$scratch"' EXIT
+trap 'rm -rf "$scratch"; build_lock_release' EXIT
 cd "$scratch"
 go mod init pulumi-domainapi-cli-build >/dev/null 2>&1
 go mod edit -require="github.com/pulumi/pulumi/pkg/v3@v$version" -require="github.com/pulumi/pulumi/sdk/v3@v$version"
@@ -59,6 +70,7 @@ import _ "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi"
 GO
 GOFLAGS=-mod=mod go mod tidy >/dev/null 2>&1 || true
 ldflags="-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$version"
+rm -rf "$bin.tmp"
 mkdir -p "$bin.tmp"
 GOFLAGS=-mod=mod go build -trimpath -ldflags "$ldflags" -o "$bin.tmp/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
 

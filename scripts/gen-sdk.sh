@@ -12,9 +12,16 @@ hash=$(cat "$src/go.mod" "$src/go.sum" "$src/main.go" | sha256sum | cut -c1-16)
 bin="$cache_root/sdkgen-$hash/sdkgen"
 log() { echo "gen-sdk: $*" >&2; }
 if [ ! -x "$bin" ]; then
+  # One build at a time; a run that waited finds the generator built.
+  . "$here/scripts/lib/build-lock.sh"
+  build_lock "$cache_root/locks/sdkgen-$hash" "the SDK generator"
+  trap build_lock_release EXIT
+fi
+if [ ! -x "$bin" ]; then
   command -v go >/dev/null 2>&1 || { log "go is not installed: cannot build the SDK generator"; exit 1; }
   log "building the SDK generator (first run only; cached in $(dirname "$bin"))"
   mkdir -p "$(dirname "$bin")"
+  rm -f "$bin.tmp"
   (cd "$src" && GOFLAGS=-mod=mod go build -trimpath -o "$bin.tmp" .)
   mv "$bin.tmp" "$bin"
 fi

@@ -6,14 +6,18 @@
  *   domainapi-import example.com.zone --template web --lang yaml --out infra/dns
  *
  * Exit status: 0 the program was written (skipped records are not errors); 2 the input cannot be
- * read or the arguments are wrong (the message names file, line and what was expected); 1 anything
- * else.
+ * read, a template would have no record, the output directory is taken, or the arguments are wrong
+ * (the message names file, line and what was expected); 1 anything else.
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+// First: on a Node the package does not support, the command stops here and says which it needs.
+import "./node-version";
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import {
+  type ImportedTemplate,
   importProgram,
+  NothingToImportError,
   PROGRAM_LANGUAGES,
   type ProgramLanguage,
   summaryLine,
@@ -21,22 +25,27 @@ import {
 } from "../import";
 
 const USAGE = `Usage: domainapi-import <zone-file>... [--template <id>]... [--origin <domain>]
-         [--lang ts|yaml|python|go] [--out <dir>] [--keep-domain] [--keep-apex-ns]
+         [--lang ts|yaml|python|go] [--out <dir>] [--force] [--keep-domain] [--keep-apex-ns]
 
 Writes a Pulumi program that declares the records of each zone file (a master file as DNS hosts
 export it, or \`dig +noall +answer\` output) as one DnsTemplateRecords resource with purge: true,
 and import-report.md listing every record skipped or changed, with its line and reason.
 
   --template <id>   the DNS template of each file, in order (default: the file's name without
-                    its extension)
-  --origin <domain> the zone's domain when the file has no $ORIGIN and no SOA (dig output)
+                    its extension); two files onto one template are refused
+  --origin <domain> the zone's domain when the file names none (dig output); refused for a file
+                    whose SOA or $ORIGIN names another
   --lang <lang>     ts (default; the dynamic resources), yaml, python or go (the plugin's SDKs)
-  --out <dir>       where to write the program (default: the current directory)
+  --out <dir>       where to write the program: a new or empty directory (default: a new
+                    directory named after the first template)
+  --force           write into a directory that holds files, replacing those of the same names
   --keep-domain     keep the domain inside contents instead of writing {domainname}
   --keep-apex-ns    keep the apex NS records (skipped by default: the DNS host's own)
+  -h, --help        show this help
 
-Exit status: 0 the program was written, 2 the input cannot be read (file, line and what was
-expected are named) or the arguments are wrong.`;
+Exit status: 0 the program was written; 2 the input cannot be read (file, line and what was
+expected are named), a template would have no record (the report is printed), the output
+directory is taken, or the arguments are wrong. On exit 2 nothing is written.`;
 
 /** Where the command writes its messages; the real process's streams by default. */
 export interface ImportCommandIo {
@@ -44,14 +53,68 @@ export interface ImportCommandIo {
   stderr: { write(text: string): unknown };
 }
 
-function isLanguage(value: string): value is ProgramLanguage {
-  return (PROGRAM_LANGUAGES as readonly string[]).includes(value);
+/** A refusal of the command's own (arguments, the output directory): exit 2. */
+class UsageError extends Error {}
+
+function packageVersion(): string {
+  // Through the package's own name, as the transport reads it: the copy that runs, from dist/ or source.
+  return (require("pulumi-domainapi/package.json") as { version: string }).version;
 }
 
-/** The range of this package a TypeScript program depends on: the version that wrote it, or newer. */
-function packageRange(): string {
-  // Through the package's own name, as the transport reads it: the copy that runs, from dist/ or source.
-  return `^${(require("pulumi-domainapi/package.json") as { version: string }).version}`;
+/** The directory the program goes to when `--out` is not given: the first template's id, in the current directory. */
+function defaultOut(templates: readonly ImportedTemplate[]): string {
+  const first = templates[0];
+  // Template ids hold no separator, `.` or `..` (validateTemplateId); the resource name is the fallback.
+  return first ? first.templateId : "dns-templates";
+}
+
+/** What is in `dir`: undefined when it does not exist; refuses a file. */
+async function entriesOf(dir: string): Promise<string[] | undefined> {
+  try {
+    if (!(await stat(dir)).isDirectory()) throw new UsageError(`--out ${dir} is a file, not a directory`);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw err;
+  }
+  return readdir(dir);
+}
+
+/**
+ * Writes `files` into `out` as a whole: into a new temporary directory beside it first, then
+ * moved there by one rename (new or empty `out`) or one rename per file (`--force`), so that a
+ * failure leaves no half-written program behind.
+ */
+async function writeWhole(out: string, files: Record<string, string>, force: boolean): Promise<void> {
+  const existing = await entriesOf(out);
+  if (existing !== undefined && existing.length > 0 && !force) {
+    const shown = existing.sort().slice(0, 5).join(", ") + (existing.length > 5 ? ", ..." : "");
+    throw new UsageError(
+      `--out ${out} is not empty (it holds ${shown}): give a new or empty directory, ` +
+        "or --force to write there and replace the files of the same names",
+    );
+  }
+  for (const name of Object.keys(files)) {
+    // A rename cannot replace a directory: found now, before any file moves, not halfway through.
+    if (existing?.includes(name) && (await stat(path.join(out, name))).isDirectory()) {
+      throw new UsageError(`--out ${out} holds a directory ${name}, where the program's file ${name} goes`);
+    }
+  }
+  const parent = path.dirname(path.resolve(out));
+  await mkdir(parent, { recursive: true });
+  const temp = await mkdtemp(path.join(parent, `.${path.basename(path.resolve(out))}.domainapi-import-`));
+  try {
+    for (const [name, text] of Object.entries(files)) await writeFile(path.join(temp, name), text);
+    if (existing === undefined || existing.length === 0) {
+      // Onto a missing or empty directory, a rename is all or nothing; a file arriving meanwhile makes it fail.
+      await rename(temp, out);
+      return;
+    }
+    for (const name of Object.keys(files)) await rename(path.join(temp, name), path.join(out, name));
+  } catch (err) {
+    await rm(temp, { recursive: true, force: true });
+    throw err;
+  }
+  await rm(temp, { recursive: true, force: true });
 }
 
 /**
@@ -78,6 +141,8 @@ export async function runImportCommand(
   }
   const lang = values.lang ?? "ts";
   const templates = values.template ?? [];
+  const isLanguage = (value: string): value is ProgramLanguage =>
+    (PROGRAM_LANGUAGES as readonly string[]).includes(value);
   const problem =
     positionals.length === 0
       ? "expected at least one zone file"
@@ -93,9 +158,10 @@ export async function runImportCommand(
   try {
     const sources = [];
     for (const [i, file] of positionals.entries()) {
-      let text: string;
+      // Bytes, not text: a byte that is not UTF-8 is skipped with its line, never read as U+FFFD.
+      let text: Uint8Array;
       try {
-        text = await readFile(file, "utf8");
+        text = await readFile(file);
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         throw new ZoneInputError(
@@ -110,11 +176,12 @@ export async function runImportCommand(
       sources,
       lang,
       { origin: values.origin, keepDomain: values["keep-domain"], keepApexNs: values["keep-apex-ns"] },
-      { packageVersion: packageRange() },
+      { packageVersion: packageVersion() },
     );
-    const out = values.out ?? ".";
-    await mkdir(out, { recursive: true });
-    for (const [name, text] of Object.entries(files)) await writeFile(path.join(out, name), text);
+    if (values.out !== undefined && values.out.trim() === "")
+      throw new UsageError("--out is empty: name a directory");
+    const out = values.out ?? defaultOut(imported);
+    await writeWhole(out, files, values.force === true);
     for (const t of imported) io.stdout.write(`${summaryLine(t)}\n`);
     io.stdout.write(
       `wrote ${Object.keys(files).join(", ")} to ${out}; see import-report.md before the first \`pulumi up\`\n`,
@@ -122,27 +189,38 @@ export async function runImportCommand(
     return 0;
   } catch (err) {
     io.stderr.write(`domainapi-import: ${err instanceof Error ? err.message : String(err)}\n`);
-    return err instanceof ZoneInputError ? 2 : 1;
+    if (err instanceof NothingToImportError) io.stderr.write(`\n${err.report}`);
+    return err instanceof ZoneInputError || err instanceof UsageError ? 2 : 1;
   }
 }
 
+/** The command's options, as `parseArgs` takes them: `--help` lists every one. */
+export const IMPORT_OPTIONS = {
+  help: { type: "boolean", short: "h" },
+  template: { type: "string", multiple: true },
+  origin: { type: "string" },
+  lang: { type: "string" },
+  out: { type: "string" },
+  force: { type: "boolean" },
+  "keep-domain": { type: "boolean" },
+  "keep-apex-ns": { type: "boolean" },
+} as const;
+
 function parse(args: readonly string[]) {
-  return parseArgs({
-    args: [...args],
-    allowPositionals: true,
-    options: {
-      help: { type: "boolean", short: "h" },
-      template: { type: "string", multiple: true },
-      origin: { type: "string" },
-      lang: { type: "string" },
-      out: { type: "string" },
-      "keep-domain": { type: "boolean" },
-      "keep-apex-ns": { type: "boolean" },
-    },
+  return parseArgs({ args: [...args], allowPositionals: true, options: IMPORT_OPTIONS });
+}
+
+/** A reader that stops reading (`| head`) ends the command quietly, as Unix tools do. */
+function quietOnClosedPipe(stream: NodeJS.WriteStream, code: () => number): void {
+  stream.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") process.exit(code());
+    throw err;
   });
 }
 
 if (require.main === module) {
+  quietOnClosedPipe(process.stdout, () => 0);
+  quietOnClosedPipe(process.stderr, () => Number(process.exitCode ?? 1));
   runImportCommand(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

@@ -36,6 +36,9 @@ interface SharedAgent {
  * One keep-alive pool per base URL and proxy setting, shared by every transport in the process
  * that holds it. The proxy variables are part of the key because the agent reads them when it is
  * made (NO_PROXY it reads at each request).
+ *
+ * Bound: an agent lives only while a transport holds it (its last user closes and removes it), and
+ * transports live in clients that `getClient`'s least-recently-used cache bounds.
  */
 const agents = new Map<string, SharedAgent>();
 

@@ -18,7 +18,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { z } from "zod";
 import { ClientClosedError, ConfigError, type RequestOutcome } from "../errors";
-import { redact } from "../errors/redact";
+import { redactor } from "../errors/redact";
 import { API_KEY_HINT, type ClientConfig } from "../settings/config";
 import { apiKeyHeaderProblem } from "../settings/headerSafe";
 import { bodyStart, httpError, networkError, responseError } from "./failures";
@@ -153,6 +153,8 @@ export class Transport {
   readonly #origin: string;
   readonly #basePath: string;
   readonly #apiKey: string;
+  /** The key's redaction, built at the first line that needs it and gone with this transport. */
+  #hideKey: ((text: string) => string) | undefined;
   readonly #timeoutMs: number;
   readonly #maxRetries: number;
   readonly #log: (message: string) => void;
@@ -412,6 +414,7 @@ export class Transport {
   }
 
   #redact(text: string): string {
-    return redact(text, this.#apiKey);
+    this.#hideKey ??= redactor(this.#apiKey);
+    return this.#hideKey(text);
   }
 }

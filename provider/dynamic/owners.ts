@@ -14,7 +14,11 @@ import * as pulumi from "@pulumi/pulumi";
 import { TemplateClaims } from "../checks/ownership";
 import { validateRecords } from "../dns/validate";
 
-/** The claims of each program run, by the run's root stack resource. */
+/**
+ * The claims of each program run, by the run's root stack resource.
+ *
+ * Bound: weak: a run's claims go with its stack resource when the run ends.
+ */
 const runs = new WeakMap<pulumi.Resource, TemplateClaims>();
 
 function claimsOfThisRun(): TemplateClaims | undefined {

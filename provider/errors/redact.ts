@@ -12,8 +12,6 @@ const REDACTED = "[redacted]";
 /** The longest value {@link quote} shows before it cuts. */
 const MAX_QUOTED_CHARS = 200;
 
-const patterns = new Map<string, RegExp>();
-
 function escapeRegExp(text: string): string {
   return text.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
 }
@@ -32,15 +30,29 @@ function charPattern(char: string): string {
   return `(?:${forms.join("|")})`;
 }
 
-/** The pattern that finds `secret` in any of its echoed forms (cached: built once per key). */
+/**
+ * The pattern that finds `secret` in any of its echoed forms. Never cached here: a compiled
+ * pattern is about 100 KB and holds the key, so a module-level cache grew with every key a
+ * process had seen (docs/design.md, "Clients"). A holder that outlives one call keeps its own
+ * ({@link redactor}).
+ */
 function secretPattern(secret: string): RegExp {
-  let pattern = patterns.get(secret);
-  if (pattern === undefined) {
-    // Case-insensitive for the hex digits of the escapes; a case variant of the key is redacted too.
-    pattern = new RegExp(Array.from(secret, charPattern).join(""), "gi");
-    patterns.set(secret, pattern);
-  }
-  return pattern;
+  // Case-insensitive for the hex digits of the escapes; a case variant of the key is redacted too.
+  return new RegExp(Array.from(secret, charPattern).join(""), "gi");
+}
+
+/**
+ * {@link redact} for one secret, its pattern built once: for a holder that redacts many texts and
+ * lives only as long as it uses the secret (a client's transport), so the pattern goes with it.
+ *
+ * @example
+ * const hide = redactor("abc123");
+ * hide("bad key abc123"); // "bad key [redacted]"
+ */
+export function redactor(secret: string | undefined): (text: string) => string {
+  if (!secret) return (text) => text;
+  const pattern = secretPattern(secret);
+  return (text) => text.replace(pattern, REDACTED);
 }
 
 /**
@@ -56,8 +68,7 @@ function secretPattern(secret: string): RegExp {
  * redact('{"key":"sk\\/1"}', "sk/1"); // '{"key":"[redacted]"}'
  */
 export function redact(text: string, secret: string | undefined): string {
-  if (!secret) return text;
-  return text.replace(secretPattern(secret), REDACTED);
+  return redactor(secret)(text);
 }
 
 /**

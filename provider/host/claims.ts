@@ -43,8 +43,10 @@ interface ClaimFile extends MachineClaim {
 
 /**
  * The claim file of each resource this process has claimed, by URN, so that a resource that claims
- * another template gives up the old one. Bounded by the resources of the one deployment this
- * plugin process serves (the engine starts a process per provider and deployment).
+ * another template gives up the old one.
+ *
+ * Bound: the resources of the one deployment this plugin process serves (the engine starts a
+ * process per provider and deployment); a URN that claims again replaces its entry.
  */
 const mine = new Map<string, string>();
 

@@ -14,8 +14,13 @@ import * as log from "../log";
 
 const KEY = "domainapi:apiKey";
 
-/** Stacks already warned in this process (an Automation API process may run several). */
+/**
+ * Stacks already warned in this process (an Automation API process may run several).
+ *
+ * Bound: forgotten at MAX_WARNED stacks; a stack warned again after that is told twice, no worse.
+ */
 const warned = new Set<string>();
+const MAX_WARNED = 256;
 
 /**
  * Whether the SDK says `key` holds a secret; undefined when this SDK cannot tell. The SDK's
@@ -47,6 +52,7 @@ export function warnIfApiKeyInPlainText(): void {
     if (isSecretConfig(KEY) !== false) return;
     const stack = `${pulumi.getProject()}/${pulumi.getStack()}`;
     if (warned.has(stack)) return;
+    if (warned.size >= MAX_WARNED) warned.clear();
     warned.add(stack);
     void pulumi.log
       .warn(
@@ -141,7 +147,11 @@ export function plainKeyWarning(
   );
 }
 
-/** Providers of this process already warned about (a plugin process serves one provider). */
+/**
+ * Providers of this process already warned about.
+ *
+ * Bound: the providers this process is configured as, one for a plugin process.
+ */
 const warnedProviders = new Set<string>();
 
 /**

@@ -10,7 +10,9 @@ import { checkTemplate } from "../checks/template";
 import { RECORD_TYPES, type RecordType } from "../client/wire";
 import { normalizeRecord, type RecordSpec } from "../dns/model";
 import { type InputIssue, validateRecords } from "../dns/validate";
-import { asciiName, convertRdata, NotTextError } from "./rdata";
+import { hostFlags, routingPolicy } from "./hosts";
+import { asciiName, convertRdata, NotImportableError } from "./rdata";
+import { holdsInvalidBytes, showBytes } from "./text";
 import type { ZoneEntry } from "./zone";
 
 /** A record of the program, with the line of the zone text it came from. */
@@ -41,6 +43,8 @@ export interface ConvertOptions {
   readonly keepApexNs: boolean;
   /** How to name the file in errors. */
   readonly file: string;
+  /** What reading said of the zone as a whole (`Zone.notes`), passed on to the result. */
+  readonly notes?: readonly string[];
 }
 
 /** The records a zone becomes, and what it lost or changed on the way. */
@@ -51,6 +55,13 @@ export interface ConvertedZone {
   readonly changes: RecordChange[];
   /** How many records gave a TTL, dropped (the API has no TTL). */
   readonly ttlsDropped: number;
+  /**
+   * A DNS host's own settings of an imported record that the API has no place for, dropped (e.g.
+   * Cloudflare's proxying, `cf-proxied:true`): the record is imported, and answers differently.
+   */
+  readonly dropped: RecordChange[];
+  /** What was read about the zone as a whole: where its domain came from, its `xn--` form, a BOM. */
+  readonly notes: string[];
 }
 
 const API_TYPES: ReadonlySet<string> = new Set(RECORD_TYPES);
@@ -61,13 +72,20 @@ function missingTypeReason(type: string): string {
   if (type === "SPF")
     return `${base}; the SPF type is obsolete (RFC 7208 3.1): its TXT twin carries the policy`;
   if (type === "ALIAS" || type === "ANAME")
-    return `${base}; use A/AAAA records or a URL forward at that name`;
+    return (
+      `${base}: an ${type} is the DNS host's own, answered with its target's addresses as they are at ` +
+      "query time; declare A/AAAA records or a URL forward at that name"
+    );
   return base;
 }
 
 function entryText(entry: ZoneEntry): string {
   const rdata = entry.rdata.map((t) => (t.quoted ? JSON.stringify(t.text) : t.text)).join(" ");
-  return `${entry.owner} ${entry.type}${rdata ? ` ${rdata}` : ""}`;
+  // Bytes that are not UTF-8 shown as \xHH: the report is UTF-8, and U+FFFD would hide them.
+  return showBytes(`${entry.owner} ${entry.type}${rdata ? ` ${rdata}` : ""}`).replace(
+    /\\udc([89a-f][0-9a-f])/gi,
+    (_, hex: string) => `\\x${hex.toUpperCase()}`,
+  );
 }
 
 /** The owner relative to the domain: `@`, `www`, or undefined outside it. */
@@ -150,6 +168,7 @@ function keepWhatCheckAccepts<T extends { line: number; entry: ZoneEntry; record
 export function convertEntries(entries: readonly ZoneEntry[], options: ConvertOptions): ConvertedZone {
   const skipped: SkippedRecord[] = [];
   const changes: RecordChange[] = [];
+  const dropped: RecordChange[] = [];
   const candidates: { line: number; entry: ZoneEntry; record: RecordSpec; changes: string[] }[] = [];
   let ttlsDropped = 0;
   for (const entry of entries) {
@@ -157,12 +176,32 @@ export function convertEntries(entries: readonly ZoneEntry[], options: ConvertOp
       skipped.push({ line: entry.line, text: entryText(entry), reason });
     };
     if (entry.hasTtl) ttlsDropped++;
+    if (entry.klass === "AWS") {
+      skip(
+        `a Route 53 alias (cli53 writes it "AWS ${entry.type}"): Route 53 answers it with its target's ` +
+          "addresses as they are at query time, which no record of the API holds; declare A/AAAA records " +
+          "or a URL forward at that name",
+      );
+      continue;
+    }
     if (entry.klass !== "IN") {
       skip(`class ${entry.klass}: only Internet (IN) records are DNS template records`);
       continue;
     }
     if (entry.type === "SOA") {
       skip("SOA: the DNS host's own record (the API has none; the service writes it)");
+      continue;
+    }
+    const routing = routingPolicy(entry.comments ?? []);
+    if (routing !== undefined) {
+      skip(routing);
+      continue;
+    }
+    if (holdsInvalidBytes(entry.owner) || entry.rdata.some((t) => holdsInvalidBytes(t.text))) {
+      skip(
+        "bytes that are not UTF-8 (shown as \\xHH): a name or content of the API is text, and reading " +
+          "them as something else would change the record; write the file as UTF-8, or the value with \\DDD escapes",
+      );
       continue;
     }
     const ownerChanges: string[] = [];
@@ -184,15 +223,17 @@ export function convertEntries(entries: readonly ZoneEntry[], options: ConvertOp
     try {
       converted = convertRdata(entry, type, options, options.file);
     } catch (err) {
-      if (err instanceof NotTextError) {
+      if (err instanceof NotImportableError) {
         skip(err.message);
         continue;
       }
       throw err;
     }
-    const recordChanges = [...ownerChanges, ...converted.changes];
+    const recordChanges = [...(entry.readChanges ?? []), ...ownerChanges, ...converted.changes];
     if (entry.ownerCaseChanged) recordChanges.unshift("owner lower-cased");
     const record: RecordSpec = { name, type, content: converted.content, ...converted.numbers };
+    for (const flag of hostFlags(entry.comments ?? [], type))
+      dropped.push({ line: entry.line, change: flag });
     candidates.push({ line: entry.line, entry, record, changes: recordChanges });
   }
   const records: ImportedRecord[] = [];
@@ -206,5 +247,13 @@ export function convertEntries(entries: readonly ZoneEntry[], options: ConvertOp
     records.push({ line: candidate.line, record });
   }
   skipped.sort((a, b) => a.line - b.line);
-  return { records, skipped, changes, ttlsDropped };
+  const kept = new Set(records.map((r) => r.line));
+  return {
+    records,
+    skipped,
+    changes,
+    ttlsDropped,
+    dropped: dropped.filter((d) => kept.has(d.line)),
+    notes: [...(options.notes ?? [])],
+  };
 }

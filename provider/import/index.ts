@@ -20,8 +20,8 @@ export type { ImportedTemplate } from "./template";
 
 /** One zone to import. */
 export interface ZoneSource {
-  /** The zone text: a master file or `dig` output. */
-  text: string;
+  /** The zone: a master file or `dig` output, as the file's bytes (bytes that are not UTF-8 are then skipped with their line) or as text. */
+  text: string | Uint8Array;
   /** Where it came from, for messages and the report; the template id defaults to its base name. */
   file: string;
   /** The DNS template to fill; default: the file's name without its extension. */
@@ -51,12 +51,24 @@ export function defaultTemplateId(file: string): string {
  * @throws {ZoneInputError} text that cannot be read, naming file, line and what was expected; a
  *   zone whose domain is unknown; a template id the API cannot take
  * @example
- * const [web] = importZones([{ text: fs.readFileSync("web.zone", "utf8"), file: "web.zone" }]);
+ * const [web] = importZones([{ text: fs.readFileSync("web.zone"), file: "web.zone" }]);
  * new domainapi.DnsTemplateRecords("web", { templateId: web.templateId, records: web.records.map((r) => r.record) });
  */
 export function importZones(sources: readonly ZoneSource[], options: ImportOptions = {}): ImportedTemplate[] {
   const ids = sources.map((s) => s.templateId ?? defaultTemplateId(s.file));
   const names = resourceNames(ids);
+  for (const [i, id] of ids.entries()) {
+    const first = ids.indexOf(id);
+    if (first < i) {
+      const [a, b] = [sources[first]?.file, sources[i]?.file];
+      throw new ZoneInputError(
+        b ?? "",
+        0,
+        `would fill template ${JSON.stringify(id)}, as ${a} does: two zones onto one template would ` +
+          "leave only the records of the last (each resource purges the template); give each file its own --template <id>",
+      );
+    }
+  }
   return sources.map((source, i) => {
     const templateId = ids[i] as string;
     const idIssue = validateTemplateId(templateId)[0];
@@ -80,6 +92,7 @@ export function importZones(sources: readonly ZoneSource[], options: ImportOptio
       keepDomain: options.keepDomain ?? false,
       keepApexNs: options.keepApexNs ?? false,
       file: source.file,
+      notes: zone.notes,
     });
     return {
       ...converted,
@@ -89,6 +102,32 @@ export function importZones(sources: readonly ZoneSource[], options: ImportOptio
       resourceName: names[i] as string,
     };
   });
+}
+
+/** The version of this package: the copy that runs, from dist/ or from source (through its own name). */
+function ownVersion(): string {
+  return (require("pulumi-domainapi/package.json") as { version: string }).version;
+}
+
+/**
+ * A template with no record to import: its program would empty the template (`purge: true`) on
+ * the first `up`. `report` is the import report that says why each record was skipped.
+ */
+export class NothingToImportError extends ZoneInputError {
+  /** The Markdown of `import-report.md` for all the templates read. */
+  readonly report: string;
+
+  constructor(template: ImportedTemplate, report: string) {
+    super(
+      template.file,
+      0,
+      `no record of template ${JSON.stringify(template.templateId)} can be imported ` +
+        `(${template.skipped.length} skipped): its program would empty the template on the first \`pulumi up\` ` +
+        "(purge: true), so none is written; the report below says why each record was skipped",
+    );
+    this.name = "NothingToImportError";
+    this.report = report;
+  }
 }
 
 /** What {@link importProgram} makes. */
@@ -102,8 +141,9 @@ export interface ImportedProgram {
  * Reads zones and writes the program that declares them, with its `import-report.md`.
  *
  * @param settings `project`: the Pulumi project name (default `dns-templates`); `packageVersion`:
- *   the pulumi-domainapi range a TypeScript program depends on
+ *   the pulumi-domainapi version every program pins (default: this package's)
  * @throws {ZoneInputError} as {@link importZones}
+ * @throws {NothingToImportError} a template with no record to import: never a program that empties it
  * @example
  * const { files } = importProgram([{ text, file: "web.zone" }], "yaml");
  */
@@ -114,9 +154,11 @@ export function importProgram(
   settings: { project?: string; packageVersion?: string } = {},
 ): ImportedProgram {
   const templates = importZones(sources, options);
+  const empty = templates.find((t) => t.records.length === 0);
+  if (empty) throw new NothingToImportError(empty, importReport(templates));
   const files = renderProgram(templates, language, {
     project: settings.project ?? "dns-templates",
-    packageVersion: settings.packageVersion ?? "*",
+    packageVersion: settings.packageVersion ?? ownVersion(),
   });
   files["import-report.md"] = importReport(templates);
   return { templates, files };

@@ -3,10 +3,22 @@
  * resources), YAML, Python or Go (the provider plugin and its SDKs). The programs name only the
  * package, the plugin `domainapi` and the token `domainapi:index:DnsTemplateRecords`.
  *
- * Every string is written as a JSON string literal, which each of the four languages reads back
- * as the same text; YAML's `${` (Pulumi interpolation) is written `$${`.
+ * Each program is written as its language's formatter leaves it (Biome for TypeScript, Black for
+ * Python, gofmt for Go): records one field a line with trailing commas, each under a `line N`
+ * comment of its own, which no formatter joins, wraps or aligns. Strings are written by each
+ * language's own literal function (template.ts): invisible characters as escapes, `$` doubled in
+ * YAML. The dependency on this package is pinned to the version that wrote the program.
  */
-import { type ImportedTemplate, literal, PURGE_NOTE, provenance, recordFields } from "./template";
+import {
+  goLiteral,
+  type ImportedTemplate,
+  PURGE_NOTE,
+  provenance,
+  pythonLiteral,
+  recordFields,
+  tsLiteral,
+  yamlLiteral,
+} from "./template";
 
 /** The languages `domainapi-import` writes programs in. */
 export const PROGRAM_LANGUAGES = ["ts", "yaml", "python", "go"] as const;
@@ -17,20 +29,31 @@ export type ProgramLanguage = (typeof PROGRAM_LANGUAGES)[number];
 export interface ProgramSettings {
   /** The Pulumi project name. */
   readonly project: string;
-  /** The version range of pulumi-domainapi a TypeScript program depends on. */
+  /** The version of pulumi-domainapi that writes the program (`0.1.0`): every dependency on it is pinned to it. */
   readonly packageVersion: string;
 }
 
+/**
+ * Where the SDKs come from: the repository of the plugin's release address
+ * (manifest.ts, `DEFAULT_PLUGIN_DOWNLOAD_URL`). Neither name can be taken by someone else first:
+ * the Go module path lies under that GitHub organization, and the Python SDK is installed from
+ * that repository at the version's tag, never looked up by name on a package index.
+ */
+const REPOSITORY = "https://github.com/pulumi-domainapi/pulumi-domainapi";
 const PULUMI_SDK = "^3.139.0";
 const GO_SDK_MODULE = "github.com/pulumi-domainapi/sdk/go/domainapi";
 
-const PLUGIN_ENTRY = `plugins:
+function pluginEntry(version: string): string {
+  return `plugins:
   providers:
-    # The domainapi plugin ships in the npm package: \`npm install pulumi-domainapi @pulumi/pulumi node@24\`
-    # here (docs/plugin.md), or install it into Pulumi's plugin cache and drop this entry.
+    # The domainapi plugin of pulumi-domainapi ${version}, the version that wrote this program. It ships in
+    # the npm package: \`npm install pulumi-domainapi@${version} @pulumi/pulumi node@24\` here (docs/plugin.md);
+    # or install the release's plugin (\`pulumi plugin install resource domainapi ${version}\`) and drop this entry.
     - name: domainapi
       path: ./node_modules/pulumi-domainapi
+      version: ${version}
 `;
+}
 
 function projectFile(settings: ProgramSettings, runtime: string, extra = ""): string {
   return (
@@ -40,6 +63,47 @@ function projectFile(settings: ProgramSettings, runtime: string, extra = ""): st
   );
 }
 
+/** A record's fields, each as `key`, `separator`, value, numbers bare, strings as `str` writes them. */
+function fields(
+  record: ImportedTemplate["records"][number]["record"],
+  str: (text: string) => string,
+  num: (value: number) => string = String,
+  key: (name: string) => string = (k) => k,
+): string[] {
+  return recordFields(record).map(([k, v]) => `${key(k)}${typeof v === "number" ? num(v) : str(v)}`);
+}
+
+/** The line width of the repository's Biome configuration (biome.json), which the TypeScript program is formatted to. */
+const TS_LINE_WIDTH = 110;
+
+/** Columns a formatter gives `text`: East Asian wide characters and emoji two, combining marks none. */
+function columns(text: string): number {
+  let width = 0;
+  for (const char of text) {
+    const cp = char.codePointAt(0) as number;
+    if (/\p{Mn}|\p{Me}|\u200b/u.test(char)) continue;
+    const wide =
+      (cp >= 0x1100 && cp <= 0x115f) ||
+      (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
+      (cp >= 0xac00 && cp <= 0xd7a3) ||
+      (cp >= 0xf900 && cp <= 0xfaff) ||
+      (cp >= 0xfe30 && cp <= 0xfe4f) ||
+      (cp >= 0xff00 && cp <= 0xff60) ||
+      (cp >= 0xffe0 && cp <= 0xffe6) ||
+      (cp >= 0x1f300 && cp <= 0x1f64f) ||
+      (cp >= 0x1f900 && cp <= 0x1f9ff) ||
+      (cp >= 0x20000 && cp <= 0x3fffd);
+    width += wide ? 2 : 1;
+  }
+  return width;
+}
+
+/** `key: value,` at `indent`, or broken after the colon where Biome breaks it: past the line width. */
+function tsProperty(indent: string, key: string, value: string): string {
+  const line = `${indent}${key}: ${value},`;
+  return columns(line) <= TS_LINE_WIDTH ? `${line}\n` : `${indent}${key}:\n${indent}  ${value},\n`;
+}
+
 function typescript(
   templates: readonly ImportedTemplate[],
   settings: ProgramSettings,
@@ -47,17 +111,22 @@ function typescript(
   let code = 'import * as domainapi from "pulumi-domainapi";\n';
   for (const t of templates) {
     code += `\n// ${provenance(t)}\n`;
-    code += `new domainapi.DnsTemplateRecords(${literal(t.resourceName)}, {\n`;
-    code += `  templateId: ${literal(t.templateId)},\n  // ${PURGE_NOTE}\n  purge: true,\n  records: [\n`;
+    code += `new domainapi.DnsTemplateRecords(${tsLiteral(t.resourceName)}, {\n`;
+    code += tsProperty("  ", "templateId", tsLiteral(t.templateId));
+    code += `  // ${PURGE_NOTE}\n  purge: true,\n  records: [\n`;
     for (const { line, record } of t.records) {
-      const fields = recordFields(record).map(([k, v]) => `${k}: ${typeof v === "number" ? v : literal(v)}`);
-      code += `    { ${fields.join(", ")} }, // line ${line}\n`;
+      code += `    // line ${line}\n    {\n`;
+      for (const [k, v] of recordFields(record)) {
+        code += tsProperty("      ", k, typeof v === "number" ? String(v) : tsLiteral(v));
+      }
+      code += "    },\n";
     }
     code += "  ],\n});\n";
   }
   const pkg = {
     name: settings.project,
     private: true,
+    description: `DNS templates imported by domainapi-import of pulumi-domainapi ${settings.packageVersion} (npm)`,
     main: "index.ts",
     dependencies: { "@pulumi/pulumi": PULUMI_SDK, "pulumi-domainapi": settings.packageVersion },
     devDependencies: { "@types/node": "^24.0.0", "ts-node": "^10.9.2", typescript: ">=5.8 <7" },
@@ -69,22 +138,14 @@ function typescript(
   };
 }
 
-function yamlString(text: string): string {
-  // A function, not the string "$${": in a replacement string "$$" stands for one "$".
-  return literal(text).replaceAll("${", () => "$${");
-}
-
 function yaml(templates: readonly ImportedTemplate[], settings: ProgramSettings): Record<string, string> {
-  let text = `${projectFile(settings, "yaml")}${PLUGIN_ENTRY}resources:\n`;
+  let text = `${projectFile(settings, "yaml")}${pluginEntry(settings.packageVersion)}resources:\n`;
   for (const t of templates) {
-    text += `  # ${provenance(t)}\n  ${yamlString(t.resourceName)}:\n    type: domainapi:index:DnsTemplateRecords\n`;
-    text += `    properties:\n      templateId: ${yamlString(t.templateId)}\n      # ${PURGE_NOTE}\n      purge: true\n`;
-    text += t.records.length === 0 ? "      records: []\n" : "      records:\n";
+    text += `  # ${provenance(t)}\n  ${yamlLiteral(t.resourceName)}:\n    type: domainapi:index:DnsTemplateRecords\n`;
+    text += `    properties:\n      templateId: ${yamlLiteral(t.templateId)}\n      # ${PURGE_NOTE}\n      purge: true\n`;
+    text += "      records:\n";
     for (const { line, record } of t.records) {
-      const fields = recordFields(record).map(
-        ([k, v]) => `${k}: ${typeof v === "number" ? v : yamlString(v)}`,
-      );
-      text += `        - { ${fields.join(", ")} } # line ${line}\n`;
+      text += `        # line ${line}\n        - { ${fields(record, yamlLiteral, String, (k) => `${k}: `).join(", ")} }\n`;
     }
   }
   return { "Pulumi.yaml": text };
@@ -95,19 +156,25 @@ function python(templates: readonly ImportedTemplate[], settings: ProgramSetting
     '"""DNS templates imported from zone files by domainapi-import."""\n\nimport pulumi_domainapi as domainapi\n';
   for (const t of templates) {
     code += `\n# ${provenance(t)}\n`;
-    code += `domainapi.DnsTemplateRecords(\n    ${literal(t.resourceName)},\n    template_id=${literal(t.templateId)},\n`;
+    code += `domainapi.DnsTemplateRecords(\n    ${pythonLiteral(t.resourceName)},\n    template_id=${pythonLiteral(t.templateId)},\n`;
     code += `    # ${PURGE_NOTE}\n    purge=True,\n    records=[\n`;
     for (const { line, record } of t.records) {
-      const fields = recordFields(record).map(([k, v]) => `${k}=${typeof v === "number" ? v : literal(v)}`);
-      code += `        domainapi.DnsRecordArgs(${fields.join(", ")}),  # line ${line}\n`;
+      code += `        # line ${line}\n        domainapi.DnsRecordArgs(\n`;
+      for (const f of fields(record, pythonLiteral, String, (k) => `${k}=`)) code += `            ${f},\n`;
+      code += "        ),\n";
     }
     code += "    ],\n)\n";
   }
+  const v = settings.packageVersion;
   return {
-    "Pulumi.yaml": projectFile(settings, "python", PLUGIN_ENTRY),
+    "Pulumi.yaml": projectFile(settings, "python", pluginEntry(v)),
     "__main__.py": code,
-    // The SDK is not on PyPI yet: install it from a checkout (docs/plugin.md), `pip install <checkout>/sdk/python`.
-    "requirements.txt": "pulumi>=3.231.0,<4.0.0\npulumi_domainapi\n",
+    "requirements.txt":
+      "pulumi>=3.231.0,<4.0.0\n" +
+      `# The Python SDK of pulumi-domainapi ${v}, the version that wrote this program, from its repository at\n` +
+      "# that version's tag (never looked up by name on a package index). From a checkout instead:\n" +
+      "# pip install <checkout>/sdk/python (docs/plugin.md).\n" +
+      `pulumi_domainapi @ git+${REPOSITORY}@v${v}#subdirectory=sdk/python\n`,
   };
 }
 
@@ -128,33 +195,39 @@ function go(templates: readonly ImportedTemplate[], settings: ProgramSettings): 
     "func declare(ctx *pulumi.Context) error {\n";
   for (const t of templates) {
     code += `\t// ${provenance(t)}\n`;
-    code += `\tif _, err := domainapi.NewDnsTemplateRecords(ctx, ${literal(t.resourceName)}, &domainapi.DnsTemplateRecordsArgs{\n`;
-    code += `\t\tTemplateId: pulumi.String(${literal(t.templateId)}),\n\t\t// ${PURGE_NOTE}\n\t\tPurge: pulumi.Bool(true),\n`;
+    code += `\tif _, err := domainapi.NewDnsTemplateRecords(ctx, ${goLiteral(t.resourceName)}, &domainapi.DnsTemplateRecordsArgs{\n`;
+    code += `\t\tTemplateId: pulumi.String(${goLiteral(t.templateId)}),\n\t\t// ${PURGE_NOTE}\n\t\tPurge: pulumi.Bool(true),\n`;
     code += "\t\tRecords: domainapi.DnsRecordArray{\n";
     for (const { line, record } of t.records) {
-      const fields = recordFields(record).map(
-        ([k, v]) =>
-          `${GO_FIELDS[k]}: ${typeof v === "number" ? `pulumi.Int(${v})` : `pulumi.String(${literal(v)})`}`,
+      const f = fields(
+        record,
+        (s) => `pulumi.String(${goLiteral(s)})`,
+        (n) => `pulumi.Int(${n})`,
+        (k) => `${GO_FIELDS[k]}: `,
       );
-      code += `\t\t\tdomainapi.DnsRecordArgs{${fields.join(", ")}}, // line ${line}\n`;
+      code += `\t\t\t// line ${line}\n\t\t\tdomainapi.DnsRecordArgs{${f.join(", ")}},\n`;
     }
     code += "\t\t},\n\t}); err != nil {\n\t\treturn err\n\t}\n";
   }
   code += "\treturn nil\n}\n\nfunc main() {\n\tpulumi.Run(declare)\n}\n";
+  const v = settings.packageVersion;
   const mod =
     `module ${settings.project}\n\ngo 1.25\n\n` +
-    `require (\n\t${GO_SDK_MODULE} v0.0.0\n\tgithub.com/pulumi/pulumi/sdk/v3 v3.259.0\n)\n\n` +
-    "// The Go SDK is not published as a module yet: use it from a checkout (docs/plugin.md), then `go mod tidy`.\n" +
+    `require (\n\t${GO_SDK_MODULE} v${v}\n\tgithub.com/pulumi/pulumi/sdk/v3 v3.259.0\n)\n\n` +
+    `// The Go SDK of pulumi-domainapi ${v}, the version that wrote this program. Until it is published\n` +
+    "// as a module, use it from a checkout of that version (docs/plugin.md), then `go mod tidy`:\n" +
     `// replace ${GO_SDK_MODULE} => <checkout>/sdk/go/domainapi\n`;
-  return { "Pulumi.yaml": projectFile(settings, "go", PLUGIN_ENTRY), "main.go": code, "go.mod": mod };
+  return { "Pulumi.yaml": projectFile(settings, "go", pluginEntry(v)), "main.go": code, "go.mod": mod };
 }
 
 /**
  * The files of a program declaring `templates` in `language` (file name -> text), without the
  * report.
  *
+ * @throws {Error} a lone surrogate in a value, which YAML and Go strings cannot hold (zone text
+ *   read as UTF-8 holds none)
  * @example
- * renderProgram(templates, "yaml", { project: "dns", packageVersion: "^0.1.0" })["Pulumi.yaml"];
+ * renderProgram(templates, "yaml", { project: "dns", packageVersion: "0.1.0" })["Pulumi.yaml"];
  */
 export function renderProgram(
   templates: readonly ImportedTemplate[],

@@ -1,7 +1,7 @@
 /**
  * The rdata of one zone entry -> the content and numbers of an API record, with every change
- * made on the way said in words: TXT strings joined as the DNS joins them (RFC 7208 3.3: no space
- * added), escapes decoded, TLSA hex de-spaced, names made absolute and lower-cased, the zone's
+ * made on the way said in words: TXT strings joined where they are one value (split at 255 bytes,
+ * or an SPF, DKIM or DMARC record, whose readers join them with no space added), escapes decoded, TLSA hex de-spaced, names made absolute and lower-cased, the zone's
  * domain written `{domainname}` (whole labels only).
  *
  * Whether the result is acceptable is not decided here: the provider's own validation does that
@@ -35,8 +35,11 @@ const HEX = /^[0-9A-Fa-f]+$/;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 const encoder = new TextEncoder();
 
+/** Why a record cannot be imported as it is (the import skips it, with this message as the reason). */
+export class NotImportableError extends Error {}
+
 /** Why a character-string's bytes cannot be taken: they are not UTF-8 text. */
-export class NotTextError extends Error {}
+export class NotTextError extends NotImportableError {}
 
 /**
  * The bytes of an RFC 1035 character-string as written: `\DDD` is the byte DDD, `\X` is X.
@@ -66,7 +69,7 @@ export function characterStringBytes(text: string): { bytes: Uint8Array; escaped
 }
 
 function decodeStrings(tokens: readonly Token[]): { text: string; escaped: boolean } {
-  // Without an escape, the strings are text already: joining them is what the DNS does.
+  // Without an escape, the strings are text already.
   if (tokens.every((t) => !t.text.includes("\\")))
     return { text: tokens.map((t) => t.text).join(""), escaped: false };
   const decoded = tokens.map((t) => characterStringBytes(t.text));
@@ -77,11 +80,73 @@ function decodeStrings(tokens: readonly Token[]): { text: string; escaped: boole
   }
 }
 
+/** The SPF, DKIM and DMARC forms: their readers join the strings with no space added. */
+function knownJoinedForm(joined: string): string | undefined {
+  if (/^v=spf1(\s|$)/i.test(joined)) return "an SPF record (RFC 7208 3.3: its strings are read joined)";
+  if (/^v=DMARC1\s*(;|$)/i.test(joined)) return "a DMARC record (read joined, as DKIM's)";
+  if (/^v=DKIM1\s*(;|$)/i.test(joined) || isDkimTagList(joined))
+    return "a DKIM record (RFC 6376 3.6.2.2: its strings are read joined)";
+  return undefined;
+}
+
+const DKIM_TAGS = new Set(["v", "g", "h", "k", "n", "p", "s", "t"]);
+
+/** A DKIM key record without `v=DKIM1` (`k=rsa; p=MIIB...`): DKIM's tags only, and a base64 `p=`. */
+function isDkimTagList(text: string): boolean {
+  const items = text
+    .split(";")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
+  const tags: [string, string][] = [];
+  for (const item of items) {
+    const match = /^([a-z])\s*=\s*(.*)$/is.exec(item);
+    if (!match || !DKIM_TAGS.has((match[1] as string).toLowerCase())) return false;
+    tags.push([(match[1] as string).toLowerCase(), (match[2] as string).trim()]);
+  }
+  const p = tags.find(([tag]) => tag === "p");
+  return p !== undefined && /^[A-Za-z0-9+/\s]*={0,2}$/.test(p[1]);
+}
+
+/** The byte length of each character-string, as the DNS counts them. */
+function stringLengths(tokens: readonly Token[]): number[] {
+  return tokens.map((t) => characterStringBytes(t.text).bytes.length);
+}
+
+/**
+ * A TXT record's strings as one content, or why they cannot be one: several strings are joined only
+ * where they are one value (every string but the last exactly 255 bytes: one value split where the
+ * DNS must split it) or a known joined form (SPF, DKIM, DMARC); other strings are separate items
+ * (DNS-SD's `"txtvers=1" "path=/"`), which joining would change.
+ */
+function txtContent(tokens: readonly Token[], changes: string[]): { text: string; escaped: boolean } {
+  const decoded = decodeStrings(tokens);
+  if (tokens.length === 1) return decoded;
+  const lengths = stringLengths(tokens);
+  const splitAt255 = lengths.slice(0, -1).every((n) => n === 255) && (lengths.at(-1) ?? 0) <= 255;
+  const form = splitAt255 ? "one value split at 255 bytes" : knownJoinedForm(decoded.text);
+  if (form === undefined) {
+    throw new NotImportableError(
+      `${tokens.length} TXT strings that are separate items (as DNS-SD writes its key=value pairs): ` +
+        "the API holds one string per TXT record, and joining them would change what clients read; " +
+        "only a value split at 255 bytes, or an SPF, DKIM or DMARC record, is joined",
+    );
+  }
+  changes.push(`${tokens.length} TXT strings joined into one value, no space added: ${form}`);
+  return decoded;
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+/**
+ * The pattern of each zone's domain, built once per zone rather than once per record.
+ *
+ * Bound: forgotten at MAX_PATTERNS domains (importZones is exported, and a long-lived program may
+ * import many zones).
+ */
 const patterns = new Map<string, RegExp>();
+const MAX_PATTERNS = 64;
 
 /** Whole-label occurrences of `domain` (without its final dot) in a text. */
 function domainPattern(domain: string): RegExp {
@@ -89,6 +154,7 @@ function domainPattern(domain: string): RegExp {
   if (!pattern) {
     const bare = escapeRegExp(domain.replace(/\.$/, ""));
     pattern = new RegExp(`(?<![A-Za-z0-9_-])${bare}(?![A-Za-z0-9_-]|\\.[A-Za-z0-9_-])`, "gi");
+    if (patterns.size >= MAX_PATTERNS) patterns.clear();
     patterns.set(domain, pattern);
   }
   return pattern;
@@ -182,7 +248,8 @@ function number16(token: Token, entry: ZoneEntry, file: string, expected: string
  * @param type one of the API's record types (the caller skips the others)
  * @throws {ZoneInputError} rdata of the wrong shape for its type (a missing field, a word where a
  *   number goes)
- * @throws {NotTextError} a TXT, CAA or URL whose bytes are not UTF-8 text
+ * @throws {NotImportableError} a TXT, CAA or URL whose bytes are not UTF-8 text (NotTextError); TXT
+ *   strings that are separate items
  */
 export function convertRdata(
   entry: ZoneEntry,
@@ -224,9 +291,7 @@ export function convertRdata(
     }
     case "TXT": {
       if (entry.rdata.length === 0) throw shapeError(entry, file, '"<text>" ["<more text>"...]');
-      const decoded = decodeStrings(entry.rdata);
-      if (entry.rdata.length > 1)
-        changes.push(`${entry.rdata.length} TXT strings joined (no space added, as DNS joins them)`);
+      const decoded = txtContent(entry.rdata, changes);
       if (decoded.escaped) changes.push("escapes decoded");
       return { content: text(decoded.text), numbers: {}, changes };
     }

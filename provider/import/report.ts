@@ -24,9 +24,10 @@ function prose(text: string): string {
 
 /** How one template's import reads in one line: `web: 38 records, 3 skipped, 12 changes`. */
 export function summaryLine(t: ImportedTemplate): string {
+  const flags = (t.dropped?.length ?? 0) > 0 ? `, ${t.dropped.length} host settings dropped` : "";
   return (
     `${t.templateId} (${t.file}, domain ${t.domain}): ${t.records.length} records, ` +
-    `${t.skipped.length} skipped, ${t.changes.length} changes, ${t.ttlsDropped} TTLs dropped`
+    `${t.skipped.length} skipped, ${t.changes.length} changes, ${t.ttlsDropped} TTLs dropped${flags}`
   );
 }
 
@@ -46,6 +47,11 @@ export function importReport(templates: readonly ImportedTemplate[]): string {
     md += `\n## Template ${codeSpan(t.templateId)} from ${codeSpan(t.file)}\n\n`;
     md += `Domain ${codeSpan(t.domain)}: ${t.records.length} records imported, ${t.skipped.length} skipped, `;
     md += `${t.changes.length} changes, ${t.ttlsDropped} TTLs dropped.\n`;
+    for (const note of t.notes ?? []) md += `\nRead: ${prose(note)}.\n`;
+    if ((t.dropped?.length ?? 0) > 0) {
+      md += "\n### Dropped: the DNS host's own settings of imported records\n\n";
+      for (const d of t.dropped) md += `- line ${d.line}: ${prose(d.change)}\n`;
+    }
     md += "\n### Skipped\n\n";
     if (t.skipped.length === 0) md += "Nothing.\n";
     for (const s of t.skipped) md += `- line ${s.line}: ${codeSpan(s.text)}: ${prose(s.reason)}\n`;

@@ -24,6 +24,8 @@ export interface LogicalLine {
   /** True when the line starts with a blank: the owner is the previous record's. */
   readonly blankOwner: boolean;
   readonly tokens: readonly Token[];
+  /** The text of each `;` comment on its lines, without the `;` (DNS hosts write flags there). */
+  readonly comments: readonly string[];
 }
 
 const SPACE = 0x20;
@@ -59,6 +61,7 @@ export function tokenize(text: string, file: string): LogicalLine[] {
   const lines: LogicalLine[] = [];
   let line = 1;
   let tokens: Token[] = [];
+  let comments: string[] = [];
   let start = 1;
   let blankOwner = false;
   let depth = 0;
@@ -67,8 +70,9 @@ export function tokenize(text: string, file: string): LogicalLine[] {
   let i = 0;
   const n = text.length;
   const flush = (): void => {
-    if (tokens.length > 0) lines.push({ line: start, endLine: line, blankOwner, tokens });
+    if (tokens.length > 0) lines.push({ line: start, endLine: line, blankOwner, tokens, comments });
     tokens = [];
+    comments = [];
   };
   while (i < n) {
     const code = text.charCodeAt(i);
@@ -92,7 +96,10 @@ export function tokenize(text: string, file: string): LogicalLine[] {
       continue;
     }
     if (code === SEMICOLON) {
-      while (i < n && text.charCodeAt(i) !== LF) i++;
+      let j = i + 1;
+      while (j < n && text.charCodeAt(j) !== LF) j++;
+      comments.push(text.slice(i + 1, j).replace(/\r$/, ""));
+      i = j;
       continue;
     }
     if (code === OPEN) {
@@ -108,15 +115,23 @@ export function tokenize(text: string, file: string): LogicalLine[] {
       continue;
     }
     if (code === QUOTE) {
+      const quoteLine = line;
       let j = i + 1;
       while (j < n) {
         const c = text.charCodeAt(j);
-        if (c === BACKSLASH) j += 2;
-        else if (c === QUOTE || c === LF) break;
+        if (c === BACKSLASH) {
+          // An escaped line end is part of the string, and still a line of the file.
+          if (text.charCodeAt(j + 1) === LF) line++;
+          else if (text.charCodeAt(j + 1) === CR && text.charCodeAt(j + 2) === LF) {
+            line++;
+            j++;
+          }
+          j += 2;
+        } else if (c === QUOTE || c === LF) break;
         else j++;
       }
       if (j >= n || text.charCodeAt(j) !== QUOTE) {
-        throw new ZoneInputError(file, line, 'expected a closing quote (") before the end of the line');
+        throw new ZoneInputError(file, quoteLine, 'expected a closing quote (") before the end of the line');
       }
       tokens.push({ text: text.slice(i + 1, j), quoted: true });
       i = j + 1;

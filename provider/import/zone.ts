@@ -1,13 +1,17 @@
 /**
  * The record layer of RFC 1035 master files and `dig` answer sections: logical lines -> entries
- * with an absolute owner, a type and the rdata tokens. Resolves `@`, relative owners and the blank
- * owner that continues the previous one; reads `$ORIGIN` and `$TTL`; reads and drops the TTL and
- * class, in either order (TTL units such as `1h30m` included); refuses `$INCLUDE` and the BIND
- * extensions (`$GENERATE`...) naming the line.
+ * with an absolute owner, a type and the rdata tokens. Resolves `@`, relative owners, GoDaddy's
+ * `name.@` and the blank owner that continues the previous one; decodes `\DDD` in owners; reads
+ * `$ORIGIN` from its own line on (RFC 1035 5.1) and `$TTL`; reads and drops the TTL and class, in
+ * either order (TTL units such as `1h30m` included); reads RFC 3597 generic records; refuses
+ * `$INCLUDE` and the BIND extensions (`$GENERATE`...) naming the line. Decides the zone's domain.
  *
  * This module knows nothing of the API; what becomes of each entry is convert.ts's job.
  */
+import { domainToASCII } from "node:url";
 import { ZoneInputError } from "./errors";
+import { genericRdata, typeMnemonic } from "./generic";
+import { zoneText } from "./text";
 import { type LogicalLine, type Token, tokenize } from "./tokens";
 
 /** One resource record of the zone text. */
@@ -18,26 +22,50 @@ export interface ZoneEntry {
   readonly owner: string;
   /** The `$ORIGIN` in force at this record (absolute, lower-cased): relative rdata names use it. */
   readonly origin: string | undefined;
-  /** The type mnemonic, upper-cased: `A`, `MX`, `TYPE65`. */
+  /** The type mnemonic, upper-cased: `A`, `MX`, `TYPE65` (`TYPE1` is read as `A`). */
   readonly type: string;
-  /** The class, upper-cased (`IN` when the record gives none). */
+  /** The class, upper-cased (`IN` when the record gives none; `CLASS1` is `IN`). */
   readonly klass: string;
   /** True when the record gave a TTL (which the API has no field for). */
   readonly hasTtl: boolean;
   /** The owner as written differed from its lower-cased form. */
   readonly ownerCaseChanged: boolean;
   readonly rdata: readonly Token[];
+  /** The `;` comments on the record's lines, without the `;` (cli53 and Cloudflare write flags there). */
+  readonly comments?: readonly string[];
+  /** What reading changed on the way, in words (`\052 read as "*"`, `RFC 3597 generic form read`). */
+  readonly readChanges?: readonly string[];
 }
+
+/** Where the zone's domain came from. */
+export type DomainSource = "--origin" | "SOA" | "$ORIGIN";
 
 /** What {@link readZone} found. */
 export interface Zone {
-  /** The zone's domain: the given origin, else the first `$ORIGIN`, else the first SOA owner. */
-  readonly domain: string | undefined;
+  /**
+   * The zone's domain, absolute, lower-cased, ASCII (`xn--` form): `--origin`, else the SOA owner,
+   * else a `$ORIGIN` before any record. Never the root.
+   */
+  readonly domain: string;
+  readonly domainSource: DomainSource;
   readonly entries: readonly ZoneEntry[];
+  /** What was read about the file as a whole: its domain's `xn--` form, a byte-order mark. */
+  readonly notes: string[];
 }
 
 const TTL = /^(\d+|(\d+[smhdw])+)$/i;
-const CLASSES = new Set(["IN", "CH", "HS", "CS"]);
+const CLASSES: ReadonlyMap<string, string> = new Map([
+  ["IN", "IN"],
+  ["CH", "CH"],
+  ["HS", "HS"],
+  ["CS", "CS"],
+  ["CLASS1", "IN"],
+  ["CLASS2", "CS"],
+  ["CLASS3", "CH"],
+  ["CLASS4", "HS"],
+  // cli53 writes Route 53 aliases as `name 86400 AWS ALIAS A target zone-id false`.
+  ["AWS", "AWS"],
+]);
 const TYPE = /^([A-Z][A-Z0-9-]*|TYPE\d+)$/i;
 
 /** Lower-cased, with a final dot: the one spelling of an absolute domain name. */
@@ -54,40 +82,289 @@ function isAbsolute(name: string): boolean {
   return backslashes % 2 === 0;
 }
 
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+/** A name without escapes, of printable ASCII only, with no empty label: nothing to decode. */
+const PLAIN_NAME = /^(?!\.)(?!.*\.\.)[\x21-\x5b\x5d-\x7e]+$/;
+const LABEL_CHARS = /^[A-Za-z0-9-]$/;
+
+/** A name as written, split into labels with `\DDD` and `\X` decoded (a dot inside a label kept as `\.`). */
+function parseName(
+  text: string,
+  route53: boolean,
+  changes: string[],
+): { labels: string[]; atLabel: boolean[]; absolute: boolean } {
+  const labels: string[] = [];
+  const atLabel: boolean[] = [];
+  let bytes: number[] = [];
+  let raw = "";
+  const end = (): void => {
+    let label: string;
+    try {
+      label = utf8.decode(Uint8Array.from(bytes));
+    } catch {
+      // Kept as lone surrogates: the record is skipped as not UTF-8 (text.ts).
+      label = bytes
+        .map((b) => (b < 0x80 ? String.fromCharCode(b) : String.fromCharCode(0xdc00 + b)))
+        .join("");
+    }
+    labels.push(label.replaceAll("\\", "\\\\").replaceAll(".", "\\."));
+    atLabel.push(raw === "@");
+    bytes = [];
+    raw = "";
+  };
+  const encoder = new TextEncoder();
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i] as string;
+    if (c === ".") {
+      end();
+      i++;
+      continue;
+    }
+    if (c === "\\" && i + 1 < text.length) {
+      const ddd = text.slice(i + 1, i + 4);
+      if (/^\d{3}$/.test(ddd)) {
+        let value = Number(ddd);
+        const decimal = String.fromCharCode(value);
+        // Route 53 writes characters outside a-z0-9-_ as three OCTAL digits (`\052` is `*`); a
+        // decimal escape of a letter, digit or hyphen is one no RFC 1035 writer needs. Octal is
+        // read only where both hold: a needless decimal escape, of a character Route 53 escapes.
+        const octal = /^[0-7]{3}$/.test(ddd) ? String.fromCharCode(Number.parseInt(ddd, 8)) : "";
+        if (route53 && LABEL_CHARS.test(decimal) && octal !== "" && !/^[a-z0-9_-]$/.test(octal)) {
+          value = Number.parseInt(ddd, 8);
+          changes.push(`\\${ddd} read as "${String.fromCharCode(value)}": Route 53's octal escape`);
+        } else if (value > 255) {
+          value = -1;
+        }
+        if (value >= 0) {
+          bytes.push(value);
+          raw += text.slice(i, i + 4);
+          i += 4;
+          continue;
+        }
+      }
+      const next = String.fromCodePoint(text.codePointAt(i + 1) as number);
+      bytes.push(...encoder.encode(next));
+      raw += `\\${next}`;
+      i += 1 + next.length;
+      continue;
+    }
+    const code = text.charCodeAt(i);
+    if (code < 0x80) {
+      bytes.push(code);
+      raw += text[i];
+      i++;
+      continue;
+    }
+    const char = String.fromCodePoint(text.codePointAt(i) as number);
+    // A byte of the file that was not UTF-8 (text.ts) is that byte again.
+    if (char.length === 1 && code >= 0xdc80 && code <= 0xdcff) bytes.push(code - 0xdc00);
+    else bytes.push(...encoder.encode(char));
+    raw += char;
+    i += char.length;
+  }
+  const absolute = isAbsolute(text);
+  if (!absolute || raw !== "" || bytes.length > 0) end();
+  return { labels, atLabel, absolute };
+}
+
+function noOrigin(file: string, line: number, name: string): ZoneInputError {
+  return new ZoneInputError(
+    file,
+    line,
+    `expected an absolute name (ending in "."), or a $ORIGIN line or --origin <domain> before "${name}"`,
+  );
+}
+
+/** A name made absolute: `@` is the origin; `name.@` (GoDaddy) is `name` under it; a relative name is followed by it. */
+function resolve(
+  name: string,
+  origin: string | undefined,
+  file: string,
+  line: number,
+  route53: boolean,
+  changes: string[],
+): string {
+  if (name === "@") {
+    if (origin === undefined) throw noOrigin(file, line, name);
+    return origin;
+  }
+  if (name === ".") return ".";
+  // The common case, a name of plain ASCII without escapes, needs no decoding.
+  if (PLAIN_NAME.test(name)) {
+    if (name.endsWith(".")) return name.toLowerCase();
+    if (origin === undefined) throw noOrigin(file, line, name);
+    if (!name.endsWith(".@")) {
+      const relative = name.toLowerCase();
+      return origin === "." ? `${relative}.` : `${relative}.${origin}`;
+    }
+  }
+  const parsed = parseName(name, route53, changes);
+  if (parsed.absolute) return `${parsed.labels.join(".")}.`.toLowerCase();
+  if (origin === undefined) throw noOrigin(file, line, name);
+  const labels = [...parsed.labels];
+  if (parsed.atLabel[labels.length - 1] && labels.length > 1) {
+    // GoDaddy writes `_sip._tls.@`: the `@` stands for the origin, as it does alone.
+    labels.pop();
+    changes.push(`${name} read as ${labels.join(".")} under ${origin}`);
+  }
+  const relative = labels.join(".").toLowerCase();
+  return origin === "." ? `${relative}.` : `${relative}.${origin}`;
+}
+
 /**
  * A name of the zone text made absolute: `@` is the origin, a relative name is followed by it.
  *
  * @throws {ZoneInputError} a relative name while no origin is known
  */
 export function resolveName(name: string, origin: string | undefined, file: string, line: number): string {
-  if (name === "@" || !isAbsolute(name)) {
-    if (origin === undefined) {
-      throw new ZoneInputError(
-        file,
-        line,
-        `expected an absolute name (ending in "."), or a $ORIGIN line or --origin <domain> before "${name}"`,
-      );
-    }
-    if (name === "@") return origin;
-    return origin === "." ? `${name.toLowerCase()}.` : `${name.toLowerCase()}.${origin}`;
-  }
-  return name.toLowerCase();
+  return resolve(name, origin, file, line, false, []);
 }
 
-/** The domain of the zone when none is given: the first `$ORIGIN`, else the first absolute SOA owner. */
-function findDomain(lines: readonly LogicalLine[]): string | undefined {
-  for (const { tokens, blankOwner } of lines) {
-    const first = tokens[0]?.text ?? "";
-    if (!blankOwner && first.toUpperCase() === "$ORIGIN" && tokens[1] && isAbsolute(tokens[1].text)) {
-      return absoluteDomain(tokens[1].text);
-    }
-    const soaAt = tokens.slice(1, 4).findIndex((t) => !t.quoted && t.text.toUpperCase() === "SOA");
-    if (!blankOwner && soaAt >= 0 && isAbsolute(first)) return absoluteDomain(first);
-  }
-  return undefined;
+/** A domain in its ASCII form (UTS #46, node:url's domainToASCII), the change said; undefined if it has none. */
+function asciiDomain(domain: string, notes: string[]): string | undefined {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
+  if (/^[\u0000-\u007f]*$/.test(domain)) return domain.toLowerCase();
+  const ascii = domainToASCII(domain.replace(/\.$/, ""));
+  if (ascii === "") return undefined;
+  const written = `${ascii}.`;
+  notes.push(`the domain ${domain} is written in its xn-- form: ${written}`);
+  return written;
 }
 
-function directive(state: { origin: string | undefined }, line: LogicalLine, file: string): void {
+/** Where the record's type is among its tokens (after the owner, TTL and class), and what those were. */
+function recordShape(
+  tokens: readonly Token[],
+  at: number,
+): { typeAt: number; hasTtl: boolean; klass?: string } {
+  let hasTtl = false;
+  let klass: string | undefined;
+  // TTL and class, both optional, in either order (RFC 1035 5.1).
+  for (let k = 0; k < 2; k++) {
+    const token = tokens[at];
+    if (!token || token.quoted) break;
+    if (!hasTtl && TTL.test(token.text)) {
+      hasTtl = true;
+      at++;
+    } else if (klass === undefined && CLASSES.has(token.text.toUpperCase())) {
+      klass = CLASSES.get(token.text.toUpperCase());
+      at++;
+    } else break;
+  }
+  return { typeAt: at, hasTtl, klass };
+}
+
+function isDirective(line: LogicalLine): boolean {
+  const first = line.tokens[0] as Token;
+  return !line.blankOwner && !first.quoted && first.text.startsWith("$");
+}
+
+function isSoa(line: LogicalLine): boolean {
+  const { typeAt } = recordShape(line.tokens, line.blankOwner ? 0 : 1);
+  const type = line.tokens[typeAt];
+  return type !== undefined && !type.quoted && typeMnemonic(type.text) === "SOA";
+}
+
+/** What the file itself says its domain is (SOA owner, else a `$ORIGIN` before any record), and the line of the SOA read undotted. */
+function fileDomain(
+  lines: readonly LogicalLine[],
+  file: string,
+): { domain?: string; source?: "SOA" | "$ORIGIN"; undottedSoaLine?: number; notes: string[] } {
+  const notes: string[] = [];
+  let origin: string | undefined;
+  let leading: string | undefined;
+  let sawRecord = false;
+  let sawOrigin = false;
+  for (const line of lines) {
+    if (isDirective(line)) {
+      const [head, arg] = line.tokens;
+      if (head?.text.toUpperCase() !== "$ORIGIN" || !arg) continue;
+      try {
+        origin = absoluteDomain(resolveName(arg.text, origin, file, line.line));
+      } catch {
+        origin = undefined;
+      }
+      sawOrigin = true;
+      if (!sawRecord && leading === undefined && origin !== undefined && origin !== ".") leading = origin;
+      continue;
+    }
+    if (isSoa(line) && !line.blankOwner) {
+      const owner = (line.tokens[0] as Token).text;
+      let soa: string | undefined;
+      let undottedSoaLine: number | undefined;
+      if (!sawRecord && !sawOrigin && owner !== "@" && !isAbsolute(owner)) {
+        // Cloudflare writes the SOA first, its owner without the final dot, and no $ORIGIN.
+        soa = absoluteDomain(owner);
+        undottedSoaLine = line.line;
+      } else if (owner === "@" || isAbsolute(owner) || origin !== undefined) {
+        try {
+          soa = absoluteDomain(resolveName(owner, origin ?? leading, file, line.line));
+        } catch {
+          soa = undefined;
+        }
+      }
+      if (soa !== undefined && soa !== ".") {
+        const ascii = asciiDomain(soa, notes);
+        if (ascii !== undefined) return { domain: ascii, source: "SOA", undottedSoaLine, notes };
+      }
+    }
+    sawRecord = true;
+  }
+  if (leading !== undefined) {
+    const ascii = asciiDomain(leading, notes);
+    if (ascii !== undefined) return { domain: ascii, source: "$ORIGIN", notes };
+  }
+  return { notes };
+}
+
+const DOMAIN = /^(?=.{1,253}\.$)([a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?\.)+$/;
+
+/**
+ * The zone domain a `--origin` value names: absolute, lower-cased, ASCII.
+ *
+ * @throws {ZoneInputError} the root, or a value that is no domain name
+ */
+export function originDomain(origin: string, file: string, notes: string[] = []): string {
+  const trimmed = origin.trim();
+  if (trimmed === "" || trimmed === "." || trimmed === "@") {
+    throw new ZoneInputError(
+      file,
+      0,
+      `--origin ${JSON.stringify(origin)} is not a domain: the root is never a template's domain; give the zone's domain, e.g. --origin example.com`,
+    );
+  }
+  const ascii = asciiDomain(absoluteDomain(trimmed), notes);
+  if (ascii === undefined || !DOMAIN.test(ascii)) {
+    throw new ZoneInputError(
+      file,
+      0,
+      `--origin ${JSON.stringify(origin)} is not a domain name (labels of letters, digits and "-", separated by dots), e.g. --origin example.com`,
+    );
+  }
+  return ascii;
+}
+
+/**
+ * The domain a zone text names for itself: its SOA owner, else a `$ORIGIN` before any record;
+ * undefined when it names none (`dig` output). What a command checks one `--origin` against when
+ * it is given for several files.
+ *
+ * @throws {ZoneInputError} text that cannot be tokenized
+ */
+export function zoneDomain(
+  input: string | Uint8Array,
+  file: string,
+): { domain: string; source: "SOA" | "$ORIGIN" } | undefined {
+  const { domain, source } = fileDomain(tokenize(zoneText(input).text, file), file);
+  return domain !== undefined && source !== undefined ? { domain, source } : undefined;
+}
+
+function directive(
+  state: { origin: string | undefined },
+  line: LogicalLine,
+  file: string,
+  notes: string[],
+): void {
   const [head, arg, ...rest] = line.tokens;
   const name = head?.text.toUpperCase() ?? "";
   if (name === "$INCLUDE") {
@@ -101,7 +378,8 @@ function directive(state: { origin: string | undefined }, line: LogicalLine, fil
   }
   if (name === "$ORIGIN") {
     if (!arg || rest.length > 0) throw new ZoneInputError(file, line.line, "expected $ORIGIN <domain-name>");
-    state.origin = absoluteDomain(resolveName(arg.text, state.origin, file, line.line));
+    const origin = absoluteDomain(resolveName(arg.text, state.origin, file, line.line));
+    state.origin = origin === "." ? origin : (asciiDomain(origin, notes) ?? origin);
     return;
   }
   if (name === "$TTL") {
@@ -119,19 +397,59 @@ function directive(state: { origin: string | undefined }, line: LogicalLine, fil
 }
 
 /**
- * Reads zone text into entries.
+ * Reads zone text into entries, and decides the zone's domain: `origin` (`--origin`), else the
+ * SOA owner (undotted on a first-line SOA with no `$ORIGIN` before it, as Cloudflare writes it,
+ * it is absolute), else a `$ORIGIN` before any record. A `$ORIGIN` applies from its own line on.
  *
- * @param text a master file (RFC 1035 section 5) or the answer section of `dig`
+ * @param input a master file (RFC 1035 section 5) or the answer section of `dig`: the file's bytes
+ *   (bytes that are not UTF-8 are kept so that their records are skipped, text.ts), or its text
  * @param file how to name the file in errors
  * @param origin the zone's domain when the text does not say it (`--origin`)
- * @throws {ZoneInputError} naming the line and what was expected
+ * @throws {ZoneInputError} naming the line and what was expected; an `origin` that contradicts the
+ *   file's own domain, naming both; no domain at all, asking for `--origin`
  * @example
  * readZone("$ORIGIN example.com.\nwww 300 IN A 192.0.2.1\n", "example.com.zone").entries[0].owner; // "www.example.com."
  */
-export function readZone(text: string, file: string, origin?: string): Zone {
-  const lines = tokenize(text, file);
-  const domain = origin === undefined ? findDomain(lines) : absoluteDomain(origin);
-  // RFC 1035 5.1: without $ORIGIN, relative names are relative to the zone's origin.
+export function readZone(input: string | Uint8Array, file: string, origin?: string): Zone {
+  const decoded = zoneText(input);
+  const notes = [...decoded.notes];
+  const lines = tokenize(decoded.text, file);
+  const own = fileDomain(lines, file);
+  let domain: string;
+  let domainSource: DomainSource;
+  if (origin !== undefined) {
+    domain = originDomain(origin, file, notes);
+    domainSource = "--origin";
+    if (own.domain !== undefined && own.domain !== domain) {
+      throw new ZoneInputError(
+        file,
+        0,
+        `--origin ${domain} contradicts the file, whose ${own.source === "SOA" ? "SOA record" : "$ORIGIN before its first record"} names ${own.domain}; ` +
+          `give --origin ${own.domain.replace(/\.$/, "")}, or leave --origin out`,
+      );
+    }
+  } else if (own.domain !== undefined && own.source !== undefined) {
+    domain = own.domain;
+    domainSource = own.source;
+    notes.push(...own.notes);
+  } else {
+    throw new ZoneInputError(
+      file,
+      0,
+      "expected the zone's domain: the text names none (no SOA record whose owner is known, no $ORIGIN line " +
+        "before its first record; dig output names none); give --origin <domain>",
+    );
+  }
+  notes.push(
+    `the zone's domain, ${domain}, is ${
+      {
+        "--origin": "given by --origin",
+        SOA: "its SOA record's owner",
+        $ORIGIN: "the $ORIGIN before its first record",
+      }[domainSource]
+    }`,
+  );
+  // RFC 1035 5.1: until a $ORIGIN, relative names are relative to the zone's origin.
   const state: { origin: string | undefined } = { origin: domain };
   const entries: ZoneEntry[] = [];
   let previousOwner: string | undefined;
@@ -141,6 +459,7 @@ export function readZone(text: string, file: string, origin?: string): Zone {
     let at = 0;
     let owner: string;
     let ownerCaseChanged: boolean;
+    const readChanges: string[] = [];
     if (line.blankOwner) {
       if (previousOwner === undefined) {
         throw new ZoneInputError(
@@ -153,31 +472,23 @@ export function readZone(text: string, file: string, origin?: string): Zone {
       ownerCaseChanged = previousCaseChanged;
     } else {
       const first = tokens[0] as Token;
-      if (!first.quoted && first.text.startsWith("$")) {
-        directive(state, line, file);
+      if (isDirective(line)) {
+        directive(state, line, file, notes);
         continue;
       }
       if (first.quoted)
         throw new ZoneInputError(file, line.line, "expected an owner name, not a quoted string");
-      owner = resolveName(first.text, state.origin, file, line.line);
-      ownerCaseChanged = first.text !== "@" && first.text !== first.text.toLowerCase();
+      if (line.line === own.undottedSoaLine) {
+        owner = absoluteDomain(first.text);
+        readChanges.push(`${first.text} read as absolute: the SOA owner, written without its final dot`);
+      } else {
+        owner = resolve(first.text, state.origin, file, line.line, true, readChanges);
+      }
+      ownerCaseChanged = first.text !== "@" && /[A-Z]/.test(first.text.replace(/\\\d{3}/g, ""));
       at = 1;
     }
-    let hasTtl = false;
-    let klass: string | undefined;
-    // TTL and class, both optional, in either order (RFC 1035 5.1).
-    for (let k = 0; k < 2; k++) {
-      const token = tokens[at];
-      if (!token || token.quoted) break;
-      if (!hasTtl && TTL.test(token.text)) {
-        hasTtl = true;
-        at++;
-      } else if (klass === undefined && CLASSES.has(token.text.toUpperCase())) {
-        klass = token.text.toUpperCase();
-        at++;
-      } else break;
-    }
-    const typeToken = tokens[at];
+    const { typeAt, hasTtl, klass } = recordShape(tokens, at);
+    const typeToken = tokens[typeAt];
     if (!typeToken || typeToken.quoted || !TYPE.test(typeToken.text)) {
       const got = typeToken ? `"${typeToken.text}"` : "the end of the record";
       throw new ZoneInputError(
@@ -188,16 +499,26 @@ export function readZone(text: string, file: string, origin?: string): Zone {
     }
     previousOwner = owner;
     previousCaseChanged = ownerCaseChanged;
+    const type = typeMnemonic(typeToken.text);
+    if (type !== typeToken.text.toUpperCase()) readChanges.push(`${typeToken.text} read as ${type}`);
+    let rdata: readonly Token[] = tokens.slice(typeAt + 1);
+    const generic = genericRdata(type, rdata, file, line.line);
+    if (generic !== undefined) {
+      rdata = generic;
+      readChanges.push(`RFC 3597 generic data read as ${type} data`);
+    }
     entries.push({
       line: line.line,
       owner,
       origin: state.origin,
-      type: typeToken.text.toUpperCase(),
+      type,
       klass: klass ?? "IN",
       hasTtl,
       ownerCaseChanged,
-      rdata: tokens.slice(at + 1),
+      rdata,
+      comments: line.comments,
+      readChanges,
     });
   }
-  return { domain, entries };
+  return { domain, domainSource, entries, notes };
 }

@@ -33,7 +33,7 @@ _dmarc  TXT   "v=DMARC1; p=quarantine; rua=mailto:dmarc@example.com"
 sel1._domainkey TXT ( "v=DKIM1; k=rsa; "
         "p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAv3" ; split by the host
         "Xk2Q7pTn0XyZ" )
-quote   TXT   "she said \\"hi\\"; back\\\\slash" "\\065\\066C"
+quote   TXT   "she said \\"hi\\"; back\\\\slash\\065\\066C"
 _sip._tcp SRV 10 60 5060 sip.example.com.
 _sip._udp.example.com. SRV 20 0 5060 sipudp
 _xmpp-server._tcp SRV 5 0 5269 xmpp.example.net.
@@ -56,7 +56,7 @@ $ORIGIN staging.example.com.
 api     A     192.0.2.41
 www     CNAME @
 cdn.example.com. CNAME cdn.provider.net.
-media   TXT   unquoted words
+media   TXT   unquotedwords
 ipv6only AAAA 2001:db8:0:1::1
 ttl-units 1d2h IN A 192.0.2.42
 blog.example.com. CNAME elsewhere.example.net. ; conflicts with the CNAME of line 15
@@ -150,4 +150,86 @@ export const ZONE_40_SKIPPED: { line: number; reason: RegExp }[] = [
   { line: 45, reason: /no HTTPS/ },
   { line: 54, reason: /check\(\) refuses it.*CNAME/ },
   { line: 56, reason: /outside the zone's domain/ },
+];
+
+/**
+ * A zone as Cloudflare exports it (DNS > Records > Import and Export > Export, or the API's
+ * `GET /zones/{zone_id}/dns_records/export`): the `;;` header, the SOA first with its owner
+ * without the final dot, no `$ORIGIN`, absolute owners, TTL 1 for "automatic", and the proxy
+ * status as `cf_tags` comments.
+ */
+export const CLOUDFLARE_EXPORT = `;;
+;; Domain:     example.com.
+;; Exported:   2026-11-20 09:12:44
+;;
+;; This file is intended for use for informational and archival
+;; purposes ONLY and MUST be edited before use on a production
+;; DNS server.  In particular, you must:
+;;   -- update the SOA record with the correct authoritative name server
+;;   -- update the SOA record with the contact e-mail address information
+;;   -- update the NS record(s) with the authoritative name servers for this domain.
+;;
+;; For further information, please consult the BIND documentation
+;; located on the following website:
+;;
+;; http://www.isc.org/
+;;
+;; And RFC 1035:
+;;
+;; http://www.ietf.org/rfc/rfc1035.txt
+;;
+;; Please note that we do NOT offer technical support for any use
+;; of this zone data, the BIND daemon, or its documentation.
+;;
+;; We hope you find these files useful.
+;;
+
+;; SOA Record
+example.com	3600	IN	SOA	kate.ns.cloudflare.com. dns.cloudflare.com. 2049251346 10000 2400 604800 3600
+
+;; NS Records
+example.com.	86400	IN	NS	kate.ns.cloudflare.com.
+example.com.	86400	IN	NS	noah.ns.cloudflare.com.
+
+;; A Records
+example.com.	1	IN	A	192.0.2.10 ; cf_tags=cf-proxied:true
+api.example.com.	300	IN	A	192.0.2.20 ; cf_tags=cf-proxied:false
+
+;; AAAA Records
+example.com.	1	IN	AAAA	2001:db8::10 ; cf_tags=cf-proxied:true
+
+;; CAA Records
+example.com.	1	IN	CAA	0 issue "letsencrypt.org"
+
+;; CNAME Records
+www.example.com.	1	IN	CNAME	example.com. ; cf_tags=cf-proxied:true
+docs.example.com.	1	IN	CNAME	example-docs.pages.dev. ; cf_tags=cf-flatten-cname,cf-proxied:false
+
+;; MX Records
+example.com.	1	IN	MX	10 mx1.mail.example.net.
+example.com.	1	IN	MX	20 mx2.mail.example.net.
+
+;; SRV Records
+_sip._tls.example.com.	1	IN	SRV	100 1 443 sipdir.online.lync.com.
+
+;; TXT Records
+_dmarc.example.com.	1	IN	TXT	"v=DMARC1; p=reject; rua=mailto:dmarc@example.com"
+example.com.	1	IN	TXT	"v=spf1 include:_spf.mx.cloudflare.net ~all"
+price.example.com.	1	IN	TXT	"from $\${5}, $$ or $ a month"
+`;
+
+/** The records the import of {@link CLOUDFLARE_EXPORT} must give: all but the SOA and the apex NS set. */
+export const CLOUDFLARE_RECORDS: ExpectedRecord[] = [
+  { name: "@", type: "A", content: "192.0.2.10" },
+  { name: "api", type: "A", content: "192.0.2.20" },
+  { name: "@", type: "AAAA", content: "2001:db8::10" },
+  { name: "@", type: "CAA", content: '0 issue "letsencrypt.org"' },
+  { name: "www", type: "CNAME", content: "{domainname}." },
+  { name: "docs", type: "CNAME", content: "example-docs.pages.dev." },
+  { name: "@", type: "MX", content: "mx1.mail.example.net.", priority: 10 },
+  { name: "@", type: "MX", content: "mx2.mail.example.net.", priority: 20 },
+  { name: "_sip._tls", type: "SRV", content: "sipdir.online.lync.com.", priority: 100, weight: 1, port: 443 },
+  { name: "_dmarc", type: "TXT", content: "v=DMARC1; p=reject; rua=mailto:dmarc@{domainname}" },
+  { name: "@", type: "TXT", content: "v=spf1 include:_spf.mx.cloudflare.net ~all" },
+  { name: "price", type: "TXT", content: "from $${5}, $$ or $ a month" },
 ];

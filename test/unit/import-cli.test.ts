@@ -48,7 +48,7 @@ describe("domainapi-import", () => {
       expect(result.code, result.stderr).toBe(0);
       expect(fs.readdirSync(out).sort()).toEqual(files);
       expect(result.stdout).toContain(
-        `example.com (${zone}, domain example.com.): 40 records, 8 skipped, 23 changes, 4 TTLs dropped`,
+        `example.com (${zone}, domain example.com.): 40 records, 8 skipped, 21 changes, 4 TTLs dropped`,
       );
     }
     const ts = fs.readFileSync(path.join(dir, "ts", "index.ts"), "utf8");
@@ -57,14 +57,15 @@ describe("domainapi-import", () => {
       JSON.parse(fs.readFileSync(path.join(dir, "ts", "package.json"), "utf8")).dependencies[
         "pulumi-domainapi"
       ],
-    ).toMatch(/^\^\d+\.\d+\.\d+/);
+    ).toBe(JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8")).version);
   });
 
   it("takes one --template per file, in order, and --origin for dig output", async () => {
     const dir = tempDir();
     const a = path.join(dir, "a.zone");
     const b = path.join(dir, "b.txt");
-    fs.writeFileSync(a, "$ORIGIN a.example.\nwww A 192.0.2.1\n");
+    // Both of one domain: one --origin serves several files only where each agrees with it.
+    fs.writeFileSync(a, "$ORIGIN b.example.\nwww A 192.0.2.1\n");
     fs.writeFileSync(b, "b.example.\t300\tIN\tA\t192.0.2.2\n");
     const result = await run([
       a,
@@ -78,10 +79,10 @@ describe("domainapi-import", () => {
       "--lang",
       "yaml",
       "--out",
-      dir,
+      path.join(dir, "out"),
     ]);
     expect(result.code, result.stderr).toBe(0);
-    const yaml = fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8");
+    const yaml = fs.readFileSync(path.join(dir, "out", "Pulumi.yaml"), "utf8");
     expect(yaml).toContain('templateId: "tpl-a"');
     expect(yaml).toContain('templateId: "tpl-b"');
   });
@@ -110,7 +111,7 @@ describe("domainapi-import", () => {
       stderr: expect.stringContaining("--lang rust is not one of ts, yaml, python, go"),
     });
     expect(await run([zone, "--template", "a", "--template", "b"])).toMatchObject({ code: 2 });
-    expect(await run([zone, "--out", dir])).toMatchObject({
+    expect(await run([zone, "--out", path.join(dir, "out")])).toMatchObject({
       code: 2,
       stderr: expect.stringContaining("give --origin <domain>"),
     });

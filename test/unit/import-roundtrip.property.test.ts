@@ -11,8 +11,17 @@ import { describe, expect, it } from "vitest";
 import type { RecordType } from "../../provider/client/wire";
 import type { RecordSpec } from "../../provider/dns/model";
 import { validateRecords } from "../../provider/dns/validate";
-import { importZones } from "../../provider/import";
+import { importZones, type ProgramLanguage } from "../../provider/import";
+import { renderProgram } from "../../provider/import/programs";
+import type { ImportedTemplate } from "../../provider/import/template";
 import { validateTemplateRecordsInputs } from "../../provider/records/inputs";
+import {
+  declaredByGo,
+  declaredByPython,
+  declaredByTypeScript,
+  declaredByYaml,
+  MAIN_FILE,
+} from "./import-languages";
 
 const ORIGIN = "zone-roundtrip.example";
 const PLACEHOLDER = "{domainname}";
@@ -185,11 +194,12 @@ function quoted(bytes: Uint8Array, escapeAll: boolean): string {
   return `${Buffer.from(out, "latin1").toString("utf8")}"`;
 }
 
+/** A TXT value as character-strings, split where the DNS must split it (255 bytes), as hosts write it. */
 function characterStrings(text: string, s: Style): string[] {
   const bytes = utf8.encode(text);
   const pieces: string[] = [];
-  for (let i = 0; i < bytes.length; i += s.chunk) {
-    pieces.push(quoted(bytes.subarray(i, i + s.chunk), s.escapeAll || s.chunk < bytes.length));
+  for (let i = 0; i < bytes.length; i += 255) {
+    pieces.push(quoted(bytes.subarray(i, i + 255), s.escapeAll || 255 < bytes.length));
   }
   return pieces;
 }
@@ -287,4 +297,122 @@ describe("the import round trip", () => {
       { numRuns: 300 },
     );
   });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Every value through every language: what each language (and Pulumi YAML) reads back from the
+// program is the value written, whatever it holds.
+
+/** The characters a language or Pulumi YAML would interpret, and the ones a reader cannot see. */
+const hostile = fc.constantFrom(
+  "$",
+  "${",
+  "$${x}",
+  "$$",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: Pulumi YAML interpolation, on purpose
+  "${foo.bar}",
+  "}",
+  '"',
+  "'",
+  "\\",
+  "\\n",
+  "\\u0041",
+  "`",
+  "#",
+  ": ",
+  "- ",
+  "\n",
+  "\r",
+  "\t",
+  "\0",
+  "\x7f",
+  "\x85",
+  "\u00a0",
+  "\u00ad",
+  "\ufeff",
+  "\ufffe",
+  "\uffff",
+  "\ufdd0",
+  "\ufdef",
+  "\u{1fffe}",
+  "\u{10ffff}",
+  "\u202a",
+  "\u202e",
+  "\u2066",
+  "\u2069",
+  "\u200e",
+  "\u200f",
+  "\u200b",
+  "\u2028",
+  "\u2029",
+  "é",
+  "😀",
+);
+/** Any text without lone surrogates (zone text read as UTF-8 holds none), hostile pieces often. */
+const anyValue = fc
+  .array(fc.oneof(hostile, fc.string({ unit: "binary", maxLength: 6 })), { maxLength: 12 })
+  .map((pieces) => pieces.join(""));
+
+/** One template per value set: every value as a record's name and content, and as the template id and file. */
+function templateOf(values: readonly string[], index: number): ImportedTemplate {
+  const records = values.map((value, i) => ({
+    line: i + 1,
+    record:
+      i % 3 === 1
+        ? { name: value, type: "MX" as const, content: value, priority: i }
+        : { name: value, type: "TXT" as const, content: value },
+  }));
+  return {
+    records,
+    skipped: [],
+    changes: [],
+    dropped: [],
+    notes: [],
+    ttlsDropped: 0,
+    file: values[0] ?? "",
+    templateId: values[1] ?? "t",
+    domain: "example.com.",
+    resourceName: `t${index}`,
+  };
+}
+
+const EXPECTED_KEYS = ["name", "type", "content", "priority"] as const;
+
+function declaredOf(t: ImportedTemplate) {
+  return {
+    name: t.resourceName,
+    templateId: t.templateId,
+    purge: true,
+    records: t.records.map(({ record }) =>
+      Object.fromEntries(EXPECTED_KEYS.filter((k) => record[k] !== undefined).map((k) => [k, record[k]])),
+    ),
+  };
+}
+
+describe("every value through every language", () => {
+  it("reads back as written in TypeScript, YAML (yaml.v3 + Pulumi YAML), Go and Python", async () => {
+    // Many values per run, few runs: each language builds or starts once per run.
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(anyValue, { minLength: 2, maxLength: 30 }), { minLength: 5, maxLength: 12 }),
+        async (sets) => {
+          const templates = sets.map(templateOf);
+          const settings = { project: "p", packageVersion: "0.1.0" };
+          const expected = templates.map((t) => [declaredOf(t)]);
+          const program = (lang: ProgramLanguage) =>
+            templates.map((t) => renderProgram([t], lang, settings)[MAIN_FILE[lang]] ?? "");
+          const [yaml, go, python] = await Promise.all([
+            declaredByYaml(program("yaml")),
+            declaredByGo(program("go")),
+            declaredByPython(program("python")),
+          ]);
+          expect(program("ts").map((code) => declaredByTypeScript(code))).toEqual(expected);
+          expect(yaml).toEqual(expected);
+          expect(go).toEqual(expected);
+          expect(python).toEqual(expected);
+        },
+      ),
+      { numRuns: 4, endOnFailure: true },
+    );
+  }, 120_000);
 });

@@ -3,63 +3,16 @@
  * while it is used: `getClient` holds at most MAX_CACHED_CLIENTS, a dropped client's connections
  * are closed, and the heap does not grow with the number of accounts served.
  *
- * Each "account" is a base URL of its own: a small front server on 127.0.0.1 takes
- * `/acct-<n>/v2/...`, strips the prefix and passes the request to the sandbox, and counts the
- * connections open to it, so every account has its own keep-alive pool as a distinct API would.
+ * Each "account" is a base URL of its own (test/provider/accounts.ts, the front server), so every
+ * account has its own keep-alive pool as a distinct API would.
  */
-import { createServer, Agent as HttpAgent, request as httpRequest, type Server } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { getClient, MAX_CACHED_CLIENTS } from "../../../provider/client/api";
 import { LruCache, openAgentCount } from "../../../provider/client/pool";
 import type { ClientConfig } from "../../../provider/settings/config";
+import { type Front, heapAfterGc, startFront } from "../accounts";
 import { API_KEY, type Sandbox } from "./helpers";
-
-interface Front {
-  url: string;
-  /** The connections open to the front server now. */
-  open: Set<Socket>;
-  close(): Promise<void>;
-}
-
-/** The front server: many base URLs (`<url>/acct-<n>`) for one sandbox. */
-async function startFront(sandboxUrl: string): Promise<Front> {
-  const upstream = new URL(sandboxUrl);
-  const agent = new HttpAgent({ keepAlive: true, maxSockets: 4 });
-  const open = new Set<Socket>();
-  const server: Server = createServer((req, res) => {
-    const path = (req.url ?? "/").replace(/^\/acct-\d+/, "");
-    const forward = httpRequest(
-      { host: upstream.hostname, port: upstream.port, path, method: req.method, headers: req.headers, agent },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    forward.on("error", () => res.destroy());
-    req.pipe(forward);
-  });
-  // Longer than the client's own keep-alive (4 s), so that only the client closes idle sockets.
-  server.keepAliveTimeout = 60_000;
-  server.on("connection", (socket) => {
-    open.add(socket);
-    socket.on("close", () => open.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    open,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      agent.destroy();
-    },
-  };
-}
 
 let sandbox: Sandbox;
 let front: Front;
@@ -91,14 +44,6 @@ async function until(condition: () => boolean, timeoutMs: number): Promise<boole
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   return true;
-}
-
-/** The heap in use after full collections: `gc` exposed through V8's flags for this process. */
-function heapAfterGc(): number {
-  setFlagsFromString("--expose-gc");
-  const gc = runInNewContext("gc") as () => void;
-  for (let i = 0; i < 4; i++) gc();
-  return process.memoryUsage().heapUsed;
 }
 
 describe("getClient's cache", { timeout: 60_000 }, () => {
