@@ -83,6 +83,18 @@ export function isRunning(pid: number, started: string | undefined): boolean {
   return now === undefined || now === started;
 }
 
+let selfCache: Pick<ClaimFile, "pid" | "started" | "engine"> | undefined;
+
+/** This process and its engine, as a claim names them (read once: neither changes). */
+function self(): Pick<ClaimFile, "pid" | "started" | "engine"> {
+  selfCache ??= {
+    pid: process.pid,
+    ...optional("started", processStart(process.pid)),
+    engine: { pid: process.ppid, ...optional("started", processStart(process.ppid)) },
+  };
+  return selfCache;
+}
+
 function dirOf(account: string, templateId: string): string {
   return join(machineDir("claims"), accountTemplateFile(account, templateId).replace(/\.json$/, ""));
 }
@@ -129,14 +141,7 @@ export function claimOnMachine(claim: MachineClaim): MachineClaim[] {
     const path = join(dir, fileOf(claim.urn));
     const previous = mine.get(claim.urn);
     if (previous !== undefined && previous !== path) removeQuietly(previous);
-    const record: ClaimFile = {
-      ...claim,
-      stack,
-      project,
-      pid: process.pid,
-      ...optional("started", processStart(process.pid)),
-      engine: { pid: process.ppid, ...optional("started", processStart(process.ppid)) },
-    };
+    const record: ClaimFile = { ...claim, stack, project, ...self() };
     const temporary = `${path}.${process.pid}.tmp`;
     fs.writeFileSync(temporary, `${JSON.stringify(record)}\n`, { mode: 0o600 });
     fs.renameSync(temporary, path);
