@@ -12,6 +12,7 @@
  * The SDK is loaded at the first message, not with this module: the client (which logs every
  * request) is also used by plain scripts, such as the plan CLI, that never talk to an engine.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import type * as Pulumi from "@pulumi/pulumi";
 
 /** The Pulumi SDK, loaded at first use; undefined where it cannot be loaded (a script without it). */
@@ -91,7 +92,7 @@ export function toEngine(severity: Severity, message: string): void {
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
-    const sent = pulumi.log[severity](message).then(
+    const sent = pulumi.log[severity](message, aboutResource()).then(
       () => undefined,
       () => undefined,
     );
@@ -102,6 +103,31 @@ export function toEngine(severity: Severity, message: string): void {
   } finally {
     Error.stackTraceLimit = limit;
   }
+}
+
+/** The URN of the resource the current provider call is about (the plugin's RPCs set it). */
+const currentUrn = new AsyncLocalStorage<string>();
+
+/**
+ * Runs `work` with every message it logs (however deep, until its promise settles) attached to
+ * the resource `urn`, so that the engine shows the message under that resource instead of the
+ * stack. An empty URN attaches nothing.
+ *
+ * @example
+ * return about(req.getUrn(), () => ops.create(props));
+ */
+export function about<T>(urn: string | undefined, work: () => T): T {
+  return urn === undefined || urn === "" ? work() : currentUrn.run(urn, work);
+}
+
+/**
+ * The resource the SDK's log call attaches a message to: the SDK reads only its `urn` (an output
+ * it awaits), and the plugin knows the URN, not a resource object.
+ */
+function aboutResource(): Pulumi.Resource | undefined {
+  const urn = currentUrn.getStore();
+  if (urn === undefined) return undefined;
+  return { urn: { promise: () => Promise.resolve(urn) } } as unknown as Pulumi.Resource;
 }
 
 /**

@@ -9,7 +9,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import { BUILDERS, BuilderArgumentError } from "./checks/builders";
 import { getContacts } from "./contacts/getContacts";
 import { type GetContactsArgs, InvalidArgumentError } from "./contacts/query";
-import { client, configureFrom } from "./host/session";
+import { warnIfKeyInPlainFiles } from "./host/keyInState";
+import { client, configureFrom, settingsText } from "./host/session";
 import { type ResourceToken, TOKENS } from "./manifest";
 import * as records from "./records/provider";
 import * as restore from "./restore/provider";
@@ -78,7 +79,7 @@ export const FUNCTIONS: Readonly<Record<string, FunctionOperations>> = {
         return { outputs: { ...(await getContacts(args as GetContactsArgs, { client: client() })) } };
       } catch (err) {
         if (!(err instanceof InvalidArgumentError)) throw err;
-        return { failures: [{ property: err.argument, reason: err.reason }] };
+        return { failures: err.problems.map((p) => ({ property: p.argument, reason: p.reason })) };
       }
     },
   },
@@ -115,7 +116,8 @@ export function functionOperations(token: string): FunctionOperations {
  * Configures the session every operation shares from a provider's settings (an explicit provider's
  * inputs, or the stack config of a default one), and says which of them are not read.
  */
-export function configureProvider(settings: Props, from: SettingsSource): void {
-  configureFrom(settings, from);
+export function configureProvider(settings: Props, from: SettingsSource, providerUrn?: string): void {
+  configureFrom(settings, from, providerUrn);
+  warnIfKeyInPlainFiles(settingsText(settings).apiKey, providerUrn, from === "provider");
   records.warnOfVerifySetting();
 }

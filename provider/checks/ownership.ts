@@ -20,16 +20,36 @@ export interface TemplateClaim {
   readonly account: string;
   readonly templateId: string;
   readonly purge: boolean;
+  /** The provider the resource uses, as the refusal names it (`"live"`); absent when all share one. */
+  readonly provider?: string;
 }
 
 function sameTemplate(a: TemplateClaim, b: TemplateClaim): boolean {
   return a.account === b.account && a.templateId === b.templateId && a.resource !== b.resource;
 }
 
-function purgeRefusal(claim: TemplateClaim, other: TemplateClaim): string {
+/** `"web"`, or `"web" (provider "live")` when the claim names its provider. */
+function named(claim: TemplateClaim): string {
+  return claim.provider === undefined
+    ? `"${claim.resource}"`
+    : `"${claim.resource}" (provider ${claim.provider})`;
+}
+
+/**
+ * Why `claim` and `other`, which manage the same template, cannot both stand when either has
+ * `purge: true`, naming both (and their providers, when the claims say them); undefined when
+ * neither has.
+ *
+ * @example
+ * purgeConflict({ resource: "b", account: "a", templateId: "t", purge: false }, { resource: "a", account: "a", templateId: "t", purge: true });
+ * // 'DnsTemplateRecords "a" and "b" both manage template "t", and "a" has purge: true ...'
+ */
+export function purgeConflict(claim: TemplateClaim, other: TemplateClaim): string | undefined {
+  if (!claim.purge && !other.purge) return undefined;
   const owner = claim.purge && other.purge ? "both have" : `"${(claim.purge ? claim : other).resource}" has`;
+  const where = claim.account === "" ? "" : ` of ${claim.account}`;
   return (
-    `DnsTemplateRecords "${other.resource}" and "${claim.resource}" both manage template "${claim.templateId}", ` +
+    `DnsTemplateRecords ${named(other)} and ${named(claim)} both manage template "${claim.templateId}"${where}, ` +
     `and ${owner} purge: true (a resource with purge owns the whole template: its create replaces every record with one PUT, ` +
     `which would erase the other's records, and the state of one would then list records that do not exist). ` +
     `Give each resource its own template, merge their records into one resource, or set purge: false on both ` +
@@ -55,7 +75,7 @@ export class TemplateClaims {
   claim(claim: TemplateClaim): string | undefined {
     this.claims.set(claim.resource, claim);
     for (const other of this.claims.values()) {
-      if (sameTemplate(claim, other) && (claim.purge || other.purge)) return purgeRefusal(claim, other);
+      if (sameTemplate(claim, other) && (claim.purge || other.purge)) return purgeConflict(claim, other);
     }
     return this.overlap(claim.resource);
   }

@@ -11,6 +11,7 @@
  * Pure: plans in, text out.
  */
 import { EXPECT_PLAN_ENV, expectationAssignment } from "../records/digest";
+import type { RewriteReason } from "../records/plan";
 import { commitMarker } from "./commit";
 import type { NotPlannable, PlannedCorrection, PlanReason, TemplatePlan } from "./templatePlans";
 
@@ -154,6 +155,15 @@ function correctionLines(plan: TemplatePlan): string[] {
   return all.flatMap((l) => wrapped(`${l.text.padEnd(width)}  (${l.note})`, BLOCK_WIDTH, l.text[0]));
 }
 
+/** Why a template is rewritten whole, as the reviewer reads it. */
+const REWRITTEN_BECAUSE: Readonly<Record<RewriteReason, string>> = {
+  create: "a create with purge owns the template, and the PUT replaces whatever it held",
+  "unknown-add": "an earlier add had an unknown outcome",
+  vanished: "records were removed outside Pulumi, or by an interrupted run",
+  interrupted: "an interrupted run left the outcome of its last request unknown",
+  requested: "DOMAINAPI_REWRITE asks for it for this run",
+  imported: "it was imported, and the API cannot list what it holds",
+};
 /** Where the notes of short correction lines start. */
 const NOTE_COLUMN = 56;
 
@@ -168,9 +178,7 @@ function reasonText(reason: PlanReason): string {
     case "replacedBy":
       return `moved to template ${inlineCode(reason.templateId)}`;
     case "rewritten":
-      return reason.why === "vanished"
-        ? "rewritten with one PUT: records were removed outside Pulumi"
-        : "rewritten with one PUT: an earlier add had an unknown outcome";
+      return `rewritten with one PUT: ${REWRITTEN_BECAUSE[reason.why]}`;
     case "unconfirmed":
       return "asked again: the answer to the earlier restore was lost";
     case "restoredAgain":

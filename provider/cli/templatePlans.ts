@@ -166,7 +166,7 @@ function shown(
   account: string | undefined,
 ): TemplatePlan {
   const why: PlanReason | undefined =
-    plan.rewrite === "unknown-add" || plan.rewrite === "vanished"
+    plan.rewrite === "unknown-add" || plan.rewrite === "vanished" || plan.rewrite === "imported"
       ? { kind: "rewritten", why: plan.rewrite }
       : reason;
   const { purge, safetyThreshold } = settings;

@@ -252,6 +252,7 @@ const clients = new LruCache<string, DomainApiClient>(MAX_CACHED_CLIENTS, (dropp
  */
 export function getClient(config: ClientConfig): DomainApiClient {
   const keyHash = createHash("sha256").update(config.apiKey).digest("hex");
-  const cacheKey = `${config.baseUrl}\n${keyHash}\n${config.timeoutMs}\n${config.maxRetries}`;
+  // The advice is part of the key: two providers with one key name it in different places.
+  const cacheKey = `${config.baseUrl}\n${keyHash}\n${config.timeoutMs}\n${config.maxRetries}\n${config.keyAdvice ?? ""}`;
   return clients.get(cacheKey, () => new DomainApiClient(config));
 }

@@ -33,6 +33,8 @@ export interface HttpFailure {
   /** Whether the request is safe to send again (see `isReplayable` in ./retry). */
   replayable: boolean;
   secret: string;
+  /** Where the key came from and how to change it there, for a refused key's advice. */
+  keyAdvice?: string | undefined;
 }
 
 /**
@@ -46,7 +48,7 @@ export function httpError(f: HttpFailure): DomainApiError {
   const apiMessage = extractApiMessage(f.bodyText, f.status, f.secret);
   const statusText = STATUS_CODES[f.status] ?? "";
   const head = `${f.method} ${f.path} returned ${f.status}${statusText ? ` ${statusText}` : ""}`;
-  const verdict = answerVerdict(f.status, f.method, f.replayable);
+  const verdict = answerVerdict(f.status, f.method, f.replayable, f.keyAdvice);
   const auth = f.status === 401 || f.status === 403;
   const tries = f.attempts > 1 ? ` (after ${f.attempts} attempts)` : "";
   const stopped = f.stopReason ? ` Not resent: ${f.stopReason}.` : "";

@@ -341,11 +341,17 @@ const ADVICE_UNKNOWN =
  * @example
  * answerVerdict(502, "POST", false); // { outcome: "unknown", retryable: false, advice: "The request may have reached…" }
  * answerVerdict(401, "GET", true).advice; // "Check the API key: set it with …"
+ * @param keyAdvice where the key came from and how to change it there (settings/config.ts); both ways when not known
  */
-export function answerVerdict(status: number, method: HttpMethod | string, replayable: boolean): Verdict {
+export function answerVerdict(
+  status: number,
+  method: HttpMethod | string,
+  replayable: boolean,
+  keyAdvice: string = API_KEY_HINT,
+): Verdict {
   const rule = statusRule(status);
   if (rule.auth)
-    return { outcome: "not-applied", retryable: false, advice: `Check the API key: ${API_KEY_HINT}.` };
+    return { outcome: "not-applied", retryable: false, advice: `Check the API key: ${keyAdvice}.` };
   const outcome: RequestOutcome = rule.mayHaveApplied && method !== "GET" ? "unknown" : "not-applied";
   const retryable = rule.resend !== "never" && (outcome !== "unknown" || replayable);
   const advice = retryable ? ADVICE_BUSY : outcome === "unknown" ? ADVICE_UNKNOWN : "";

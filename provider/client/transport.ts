@@ -163,6 +163,8 @@ export class Transport {
   readonly #maxTotalMs: number;
   readonly #backoffBaseMs: number;
   readonly #baseUrl: string;
+  /** Where the key came from, for the advice of a refused key. */
+  readonly #keyAdvice: string | undefined;
   /**
    * The shared agent this transport holds: taken at the first request (which loads undici), so a
    * transport that never sends makes none. The proxy variables are read then.
@@ -181,7 +183,8 @@ export class Transport {
    */
   constructor(config: ClientConfig, options: TransportOptions = {}) {
     const unsendable = apiKeyHeaderProblem(config.apiKey);
-    if (unsendable !== undefined) throw new ConfigError([`${unsendable}: ${API_KEY_HINT}.`], config.apiKey);
+    if (unsendable !== undefined)
+      throw new ConfigError([`${unsendable}: ${config.keyAdvice ?? API_KEY_HINT}.`], config.apiKey);
     const url = new URL(config.baseUrl);
     this.#origin = url.origin;
     this.#basePath = url.pathname.replace(/\/+$/, "");
@@ -194,6 +197,7 @@ export class Transport {
     this.#maxTotalMs = options.maxTotalMs ?? DEFAULT_MAX_TOTAL_MS;
     this.#backoffBaseMs = options.backoffBaseMs ?? DEFAULT_BACKOFF_BASE_MS;
     this.#baseUrl = config.baseUrl;
+    this.#keyAdvice = config.keyAdvice;
   }
 
   /**
@@ -330,6 +334,7 @@ export class Transport {
         stopReason: attempt.kind === "cut" ? (stopReason ?? "its body was cut") : stopReason,
         replayable: req.replayable,
         secret: this.#apiKey,
+        keyAdvice: this.#keyAdvice,
       });
     }
     return networkError({

@@ -201,7 +201,7 @@ async function listOnce(
  * would reveal it). A change moving contacts the other way serves one twice, which is caught.
  *
  * With `page`, that page alone, in the API's page size (`perPage` of the result), checked the same
- * way. Bad arguments fail before any request with an `InvalidArgumentError` naming the argument.
+ * way. Bad arguments fail before any request with an `InvalidArgumentError` naming every one.
  *
  * @throws InvalidArgumentError for a bad argument, before any request
  * @throws ContactsListingError when the answers cannot make a complete list

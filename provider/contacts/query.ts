@@ -67,15 +67,26 @@ export interface GetContactsArgs {
  */
 export class InvalidArgumentError extends DomainApiBaseError {
   static override readonly brand: symbol = Symbol.for("pulumi-domainapi.InvalidArgumentError");
-  /** The argument at fault, e.g. `"perPage"` or `"status[1]"`. */
+  /** The first argument at fault, e.g. `"perPage"` or `"status[1]"`. */
   readonly argument: string;
   /** What is wrong with it and how to fix it. */
   readonly reason: string;
+  /** Every argument at fault, each with its reason, in the order of the arguments' table. */
+  readonly problems: ReadonlyArray<{ readonly argument: string; readonly reason: string }>;
 
-  constructor(argument: string, reason: string) {
-    super(`getContacts: ${argument}: ${reason}`, "DOMAINAPI_INVALID_ARGUMENT");
+  constructor(
+    argument: string,
+    reason: string,
+    more: ReadonlyArray<{ argument: string; reason: string }> = [],
+  ) {
+    const problems = [{ argument, reason }, ...more];
+    super(
+      `getContacts: ${problems.map((p) => `${p.argument}: ${p.reason}`).join("; ")}`,
+      "DOMAINAPI_INVALID_ARGUMENT",
+    );
     this.argument = argument;
     this.reason = reason;
+    this.problems = problems;
   }
 }
 
@@ -354,28 +365,44 @@ function camelCaseOf(key: string): string {
   return key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
-/** The issue to report: a misspelt argument first (the likeliest cause), else the first issue. */
-function toError(issues: readonly z.core.$ZodIssue[]): InvalidArgumentError {
-  const unknown = issues.find((issue) => issue.code === "unrecognized_keys");
-  if (unknown !== undefined) {
-    const key = unknown.keys[0] as string;
-    const meant = camelCaseOf(key);
-    const hint = Object.hasOwn(ARGUMENTS, meant)
-      ? `did you mean ${meant}? (arguments are camelCase)`
-      : `known arguments are ${Object.keys(ARGUMENTS).join(", ")}`;
-    return new InvalidArgumentError(key, `unknown argument; ${hint}`);
+/** One issue as the argument it names and the reason, with the fix. */
+function problemOf(issue: z.core.$ZodIssue): Array<{ argument: string; reason: string }> {
+  if (issue.code === "unrecognized_keys") {
+    return issue.keys.map((key) => {
+      const meant = camelCaseOf(String(key));
+      const hint = Object.hasOwn(ARGUMENTS, meant)
+        ? `did you mean ${meant}? (arguments are camelCase)`
+        : `known arguments are ${Object.keys(ARGUMENTS).join(", ")}`;
+      return { argument: String(key), reason: `unknown argument; ${hint}` };
+    });
   }
-  const issue = issues[0] as z.core.$ZodIssue;
   if (issue.path.length === 0) {
-    return new InvalidArgumentError(
-      "args",
-      `must be an object of filters, e.g. { country: "NL" }; got ${describe(issue.input)}`,
-    );
+    return [
+      {
+        argument: "args",
+        reason: `must be an object of filters, e.g. { country: "NL" }; got ${describe(issue.input)}`,
+      },
+    ];
   }
   const argument = issue.path
     .map((key, i) => (typeof key === "number" ? `[${key}]` : i === 0 ? String(key) : `.${String(key)}`))
     .join("");
-  return new InvalidArgumentError(argument, issue.message);
+  return [{ argument, reason: issue.message }];
+}
+
+/** Every issue, misspelt arguments first (the likeliest cause of the others), one per argument path. */
+function toError(issues: readonly z.core.$ZodIssue[]): InvalidArgumentError {
+  const ordered = [
+    ...issues.filter((issue) => issue.code === "unrecognized_keys"),
+    ...issues.filter((issue) => issue.code !== "unrecognized_keys"),
+  ];
+  const seen = new Set<string>();
+  const problems = ordered.flatMap(problemOf).filter((p) => !seen.has(p.argument) && seen.add(p.argument));
+  const [first, ...more] = problems as [
+    { argument: string; reason: string },
+    ...{ argument: string; reason: string }[],
+  ];
+  return new InvalidArgumentError(first.argument, first.reason, more);
 }
 
 /**
@@ -399,8 +426,8 @@ export interface ContactsRequest {
  * Checks every `getContacts` argument and puts it in query form. `undefined` (and an argument set
  * to `undefined`) means not given.
  *
- * @throws InvalidArgumentError naming the argument that is wrong (a misspelt argument before any
- *   other): an unknown argument, an unknown sort field or status, a country that is not two
+ * @throws InvalidArgumentError naming every argument that is wrong (misspelt arguments before the
+ *   others): an unknown argument, an unknown sort field or status, a country that is not two
  *   letters, a malformed comparison, number or datetime, `page < 1`, `perPage` outside 1-100,
  *   `limit < 1`, `concurrency` outside 1-16, or a number that is not whole
  * @example

@@ -34,6 +34,7 @@ let source: SettingsSource = "stack";
 let verifyOnRefresh: string | undefined;
 let dnsServers: string | undefined;
 let warnedOfMissingKey = false;
+let provider = "the default provider";
 
 /** Records the stack config of a dynamic provider's `configure()` call; settings are resolved at first use. */
 export function configure(req: pulumi.dynamic.ConfigureRequest): void {
@@ -68,7 +69,9 @@ export function settingsText(inputs: Props): Partial<Record<SettingName, string>
 export function configureFrom(
   settings: Props | ((name: SettingName) => string | undefined),
   from: SettingsSource,
+  providerUrn?: string,
 ): void {
+  provider = providerOf(providerUrn, from);
   const text = typeof settings === "function" ? undefined : settingsText(settings);
   const get =
     text === undefined
@@ -81,15 +84,30 @@ export function configureFrom(
   warnedOfMissingKey = false;
 }
 
+/** The provider as messages name it: `"live"` for an explicit one, `the default provider`. */
+function providerOf(urn: string | undefined, from: SettingsSource): string {
+  const name = urn?.includes("::") ? urn.slice(urn.lastIndexOf("::") + 2) : "";
+  return from === "provider" && name !== "" ? `"${name}"` : "the default provider";
+}
+
+/** The configured provider as messages name it (`"live"`, or `the default provider`). */
+export function configuredProvider(): string {
+  return provider;
+}
+
 /**
- * Where a plugin's provider instance takes its settings from, by its name: the engine's default
- * provider (`default`, `default_1_2_3`) is configured from the stack config, any other from its
- * inputs in the program.
+ * Where a plugin's provider instance takes its settings from, by its URN (or name): the engine's
+ * default provider (`…::pulumi:providers:domainapi::default_1_2_3`) is configured from the stack
+ * config, any other from its inputs in the program.
+ *
+ * @example
+ * settingsSourceOf("urn:pulumi:dev::p::pulumi:providers:domainapi::default_0_1_0"); // "stack"
+ * settingsSourceOf("urn:pulumi:dev::p::pulumi:providers:domainapi::live"); // "provider"
  */
-export function settingsSourceOf(providerName: string | undefined): SettingsSource {
-  return providerName === undefined || providerName === "" || /^default(_|$)/.test(providerName)
-    ? "stack"
-    : "provider";
+export function settingsSourceOf(providerUrn: string | undefined): SettingsSource {
+  const text = providerUrn ?? "";
+  const name = text.includes("::") ? text.slice(text.lastIndexOf("::") + 2) : text;
+  return name === "" || /^default(_|$)/.test(name) ? "stack" : "provider";
 }
 
 /**

@@ -15,7 +15,7 @@ import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { PartialFailure } from "../host/partialFailure";
 import { markSecretSettings, type Props, plain } from "../host/secretValues";
 import { diffProviderInputs, providerInputFailures, settingsSourceOf } from "../host/session";
-import { delivered } from "../log";
+import { about, delivered } from "../log";
 import { configureProvider, functionOperations, resourceOperations as opsOf } from "../operations";
 import { changedProperties, detailedDiff, engineKind } from "../propertyDiff";
 import { SECRET_RECORDS_INPUT } from "../records/masking";
@@ -73,8 +73,10 @@ function grpcError(err: unknown, { encode }: Codec): Partial<grpc.StatusObject> 
 function unary<Req, Res>(work: (req: Req, codec: Codec) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
   return (call, callback) => {
     const c = codec();
+    // What the call logs is shown under the resource (or provider) it is about.
+    const urn = (call.request as { getUrn?: () => string }).getUrn?.();
     // What the call logged reaches the engine before its answer does (log.ts, `delivered`).
-    work(call.request, c).then(
+    about(urn, () => work(call.request, c)).then(
       (response) => delivered().then(() => callback(null, response)),
       (err: unknown) => delivered().then(() => callback(grpcError(err, c))),
     );
@@ -116,7 +118,7 @@ export function resourceProviderServer(
       diffResponse(diffProviderInputs(decode(req.getOldInputs() ?? req.getOlds()), decode(req.getNews()))),
     ),
     configure: unary(async (req: pb.ConfigureRequest, { decode }) => {
-      configureProvider(decode(req.getArgs()), settingsSourceOf(req.getUrn?.()));
+      configureProvider(decode(req.getArgs()), settingsSourceOf(req.getUrn?.()), req.getUrn?.());
       return new pb.ConfigureResponse().setAcceptsecrets(true).setAcceptresources(true);
     }),
     check: unary(async (req: pb.CheckRequest, { decodeResource: decode, encode }) => {

@@ -2,11 +2,15 @@
  * One template, one owner, through the plugin: the gRPC Check of each DnsTemplateRecords carries
  * its URN (the dynamic host's does not: there the resource class claims, dynamic/owners.ts), so `check()` claims the template of each checked resource in one {@link TemplateClaims}
  * for its process (the engine runs one plugin process per provider instance and deployment: one
- * account). A claim that conflicts is a check failure on `templateId`, naming both resources.
+ * account), and on the machine (host/claims.ts) for the processes of the deployment's other
+ * providers, by the account's normalised base address. A claim that conflicts is a check failure
+ * on `templateId`, naming both resources (and, across providers, both providers).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { TemplateClaims } from "../checks/ownership";
+import { purgeConflict, TemplateClaims } from "../checks/ownership";
+import { claimOnMachine } from "../host/claims";
 import { containsUnknown } from "../host/engine";
+import { configuredBaseUrl, configuredProvider } from "../host/session";
 import { decodeInputs } from "./state";
 
 const claims = new TemplateClaims();
@@ -39,6 +43,21 @@ export function ownerFailure(
     claims.declareRecords(
       resource,
       declared.map(({ key: _key, ...record }) => record),
-    );
+    ) ??
+    acrossProviders(urn, settings.templateId, settings.purge);
   return refusal === undefined ? undefined : { property: "templateId", reason: refusal };
+}
+
+/** The refusal a claim earns from the resources of this deployment's other providers, if any. */
+function acrossProviders(urn: string, templateId: string, purge: boolean): string | undefined {
+  const account = configuredBaseUrl();
+  // A base address not known yet (an output of another resource) is compared when it is.
+  if (account === undefined) return undefined;
+  const provider = configuredProvider();
+  const mine = { resource: resourceName(urn), account, templateId, purge, provider };
+  for (const other of claimOnMachine({ urn, account, templateId, purge, provider })) {
+    const refusal = purgeConflict(mine, { ...other, resource: resourceName(other.urn) });
+    if (refusal !== undefined) return refusal;
+  }
+  return undefined;
 }

@@ -51,6 +51,11 @@ export interface Holding {
   held: HeldRecord[];
   /** Adds of unknown outcome, as they read in messages (`www A 192.0.2.1`). */
   untracked: string[];
+  /**
+   * The template may hold records the resource never saw (it was imported, and the API cannot
+   * list a template's records): with purge, the first plan that declares records rewrites it.
+   */
+  unlisted?: boolean;
 }
 
 /** What the program declares, from its checked inputs. */
@@ -77,7 +82,9 @@ export type RewriteReason =
   /** an earlier request's outcome is unknown: the run that sent it was interrupted (the journal) */
   | "interrupted"
   /** asked for, for one run (`DOMAINAPI_REWRITE`): the journal of an interrupted run is gone */
-  | "requested";
+  | "requested"
+  /** the first records declared for an imported template, whose records the API cannot list */
+  | "imported";
 
 /**
  * What the journal (host/journal.ts) or the user says of an earlier operation on the resource that
@@ -186,7 +193,7 @@ function rewriteText(reason: RewriteReason, creates: number, deletes: number, fo
   const then = forwards > 0 ? `, then ${plural(forwards, "PATCH")} adding each URL forward` : "";
   switch (reason) {
     case "create":
-      return `${creates} to create (1 request: a PUT, which replaces whatever records the template held${then})`;
+      return `${creates} to create (1 request: a PUT, which replaces whatever records the template holds: the API cannot list them, so they are not shown${then})`;
     case "unknown-add":
       return `${creates} to create, ${deletes} to delete (${plural(1 + forwards, "request")}: a PUT of every record after an earlier add of unknown outcome${then}; every id is new)`;
     case "vanished":
@@ -195,6 +202,8 @@ function rewriteText(reason: RewriteReason, creates: number, deletes: number, fo
       return `all ${creates} records rewritten with one PUT${then} after an interrupted run whose last request's outcome is unknown (every record id is new: the PUT replaces whatever that request left)`;
     case "requested":
       return `all ${creates} records rewritten with one PUT${then}, as DOMAINAPI_REWRITE asks (every record id is new: the PUT replaces whatever the template held)`;
+    case "imported":
+      return `${creates} to create (1 request: a PUT, which replaces whatever records the template held when it was imported: the API cannot list them${then})`;
   }
 }
 
@@ -380,12 +389,14 @@ export function planResource(
   const { settings, declared } = after;
   const held = before?.held ?? [];
   const untracked = before?.untracked ?? [];
-  if (settings.purge && (before === undefined || untracked.length > 0)) {
+  // An imported template is left as it is until records are declared (its import declares none).
+  const imported = before?.unlisted === true && declared.length > 0;
+  if (settings.purge && (before === undefined || untracked.length > 0 || imported)) {
     const plan = planRewrite(
       settings.templateId,
       held,
       declared,
-      before === undefined ? "create" : "unknown-add",
+      before === undefined ? "create" : untracked.length > 0 ? "unknown-add" : "imported",
     );
     return { ...plan, onRefusal: RECOVER, setAside: [], forgotten: [], untracked: [] };
   }

@@ -161,6 +161,10 @@ async function checkInputs(olds: Props, news: Props): Promise<pulumi.dynamic.Che
 
   const { records: _records, liftedChecks, ...settings } = valid;
   const { declared, plan } = planCheck(previous, valid.records, settings);
+  // A create has no diff, the method that says an update's plan: what its PUT replaces is said here.
+  if (Object.keys(olds).length === 0 && settings.purge) {
+    log.info(`template ${settings.templateId}: ${planResource(undefined, { settings, declared }).text}`);
+  }
   const refusal = plan && checkSafety(plan, settings.safetyThreshold);
   if (refusal) return { inputs: news, failures: [{ property: "", reason: refusal }] };
   const secret = secretRecordsProperty(declared, secrets);
@@ -273,6 +277,8 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
   const holding = { ...held, secrets: NO_SECRETS };
   // With purge a create writes the whole template, so sending it again is already its recovery:
   // it keeps an entry only to take over one it found.
+  // `up`'s line of a create: what its PUT replaces (the records follow, each with its new id).
+  if (plan.mode === "rewrite") log.info(`template ${plan.templateId}: ${plan.text}`);
   const journal =
     wanted.settings.purge && consulted.interruption === undefined ? undefined : consulted.journal(id);
   return { id, outs: await outputsOf({ id, plan, holding, wanted, inputs, isCreate: true, journal }) };
@@ -349,8 +355,9 @@ export async function read(id: string, props: Props): Promise<pulumi.dynamic.Rea
 /**
  * The state `pulumi import` starts from, known from the id alone (the id scheme of
  * `resourceId` above). The API has no GET for a template's records, so an imported resource holds
- * none: with `purge` (an id without `/`: the template id itself) the next `up` rewrites the
- * template with one PUT of the declared records; without (`<templateId>/<suffix>`), it adds them.
+ * none: with `purge` (an id without `/`: the template id itself) the first `up` that declares
+ * records rewrites the template with one PUT of them (`unlisted`: what it holds is not known);
+ * without (`<templateId>/<suffix>`), it adds them.
  * The inputs are the schema's shape (`records` a list), so the code `pulumi import` generates
  * type-checks.
  *
@@ -369,8 +376,14 @@ export function imported(id: string): { props: Props; inputs: Props } {
     [],
     "imported: the API cannot list a template's records, so none are held",
   );
+  const next = settings.purge
+    ? "with purge: true, the first `pulumi up` that declares records replaces whatever the template holds with exactly them (one PUT; records: [] leaves it as it is)"
+    : "without purge, the next `pulumi up` adds the declared records and leaves the template's other records alone";
+  log.info(
+    `template ${settings.templateId} imported: the API cannot list a template's records, so the resource holds none; ${next}.`,
+  );
   return {
-    props: { ...outs },
+    props: settings.purge ? { ...outs, unlisted: true } : { ...outs },
     inputs: { templateId: settings.templateId, purge: settings.purge, records: [] },
   };
 }

@@ -48,6 +48,11 @@ export type RecordsOutputs = CheckedInputs & {
   baseUrl?: string;
   /** The witness domain a refresh reads the published records of (records/refreshByDns.ts). */
   verifyDomain?: string;
+  /**
+   * Set by `pulumi import`: the template may hold records this resource never saw (the API cannot
+   * list them), so with purge the first update that declares records rewrites it with one PUT.
+   */
+  unlisted?: true;
 };
 
 /** The engine's properties decoded: both views, for the decoders below. */
@@ -123,7 +128,9 @@ export function decodeInputs(props: Props, unknown?: (record: unknown) => boolea
  */
 export function decodeOutputs(props: Props): Holding {
   const { settings, held, untracked } = decode(props, "held") as Decoded;
-  return { settings, held, untracked };
+  return props.unlisted === true
+    ? { settings, held, untracked, unlisted: true }
+    : { settings, held, untracked };
 }
 
 /**

@@ -26,6 +26,12 @@ export interface ClientConfig {
   timeoutMs: number;
   /** How many times a failed request may be resent (when that is safe). Default 4. */
   maxRetries: number;
+  /**
+   * Where the key came from and the one way to change it there, as a refused key's message says
+   * it (e.g. "it comes from the stack config: change it with `pulumi config set --secret …`");
+   * absent for a config made by hand, whose refusal names both ways.
+   */
+  keyAdvice?: string;
 }
 
 /** The names of the client's settings, as they appear after `domainapi:` in the stack config. */
@@ -82,8 +88,8 @@ export function resolveConfig(
     const raw = origin === "env" ? fromEnv : fromLookup === "" ? undefined : fromLookup;
     return {
       raw,
-      fix: howToSet(key, origin, source),
-      name: origin === "provider" ? `the provider's ${key}` : `domainapi:${key}`,
+      fix: howToSet(key, origin, source, raw !== undefined && raw.trim() !== ""),
+      name: origin === "provider" ? `the provider's ${key}` : origin === "env" ? envName : `domainapi:${key}`,
     };
   };
 
@@ -105,7 +111,7 @@ export function resolveConfig(
   const maxRetries = readInteger("maxRetries", read("maxRetries"), problems, secret);
 
   if (problems.length > 0) throw new ConfigError(problems, secret);
-  return { apiKey, baseUrl, timeoutMs, maxRetries };
+  return { apiKey, baseUrl, timeoutMs, maxRetries, keyAdvice: keyRead.fix };
 }
 
 /**
@@ -126,17 +132,25 @@ const EXAMPLES: Readonly<Record<ConfigKey, string>> = {
   maxRetries: String(SETTINGS.maxRetries.default),
 };
 
-/** How to fix a setting where its value came from. */
-function howToSet(key: ConfigKey, origin: Origin, source: SettingsSource): string {
+/**
+ * Where a setting's value came from and the one way to change it there: a stack setting wins over
+ * the environment and a provider's input over both, so advice to set a variable under a value set
+ * elsewhere would change nothing. A value set nowhere gets both ways.
+ */
+function howToSet(key: ConfigKey, origin: Origin, source: SettingsSource, set: boolean): string {
   const example = EXAMPLES[key];
   const envName = SETTINGS[key].env;
   const stack = `\`pulumi config set${key === "apiKey" ? " --secret" : ""} domainapi:${key} ${example}\``;
   const input = `the provider's \`${key}\` input (e.g. ${key}: ${example})`;
+  if (!set)
+    return source === "provider"
+      ? `set ${input} in the program, or the ${envName} environment variable`
+      : `set it with ${stack} or the ${envName} environment variable`;
   if (origin === "env")
-    return `it comes from the ${envName} environment variable: fix or unset it, or set ${source === "provider" ? input : stack}, which wins over it`;
+    return `it comes from the ${envName} environment variable (${source === "provider" ? "the provider's input" : `domainapi:${key}`} is not set): change it there`;
   if (origin === "provider")
-    return `set ${input}, or leave it unset to use the ${envName} environment variable`;
-  return `set it with ${stack} or the ${envName} environment variable`;
+    return `it comes from the explicit provider's \`${key}\` input: change that input in the program (e.g. ${key}: ${example})`;
+  return `it comes from the stack config domainapi:${key}: change it with ${stack}`;
 }
 
 function normalizeBaseUrl(

@@ -127,12 +127,12 @@ export function describeYamlTwoAccounts(title: string, reach: PluginReach): void
       await run(["config", "set", "wwwAddress", "192.0.2.99"]);
       await run(["config", "set", "apiAddress", "198.51.100.99"]);
       // A provider's setting changes too: the provider is updated, its resources are not replaced.
-      await run(["config", "set", "--type", "bool", "verifyOnRefresh", "true"]);
+      await run(["config", "set", "--type", "int", "liveTimeoutMs", "20000"]);
       const preview = await run(["preview", "--diff"]);
       expect(preview).toContain("192.0.2.99");
       // The detailed diff: the one record that changes, and the provider updated in place.
       expect(preview).toMatch(/~ www\/A: \{\s+~ content: "192\.0\.2\.11" => "192\.0\.2\.99"/);
-      expect(preview).toContain("~ verifyOnRefresh: false => true");
+      expect(preview).toContain("~ timeoutMs: 30000 => 20000");
       expect(preview).not.toContain("replace");
       const updated = await run(["up", "--yes"]);
       // The planner's messages reach the engine from the plugin process, as from the dynamic host.
@@ -155,15 +155,13 @@ export function describeYamlTwoAccounts(title: string, reach: PluginReach): void
       expect(stagingAfter["www/CNAME"]).not.toBe(stagingBefore["www/CNAME"]); // re-added
       expect(test.templateRecords("staging")?.find((r) => r.name === "api")?.content).toBe("198.51.100.99");
 
-      // 3. A verifyOnRefresh setting is not read (it would write during `preview --refresh`): a
-      // preview's refresh sends nothing. Switched on for the one `pulumi refresh`, it finds a record
+      // 3. A preview's refresh sends nothing. Switched on for the one `pulumi refresh`, it finds a record
       // removed behind Pulumi's back, and the next `up` adds it again (the others keep their ids).
       expect(live.deleteRecord("web", webAfter["@/TXT"] ?? "")).toBe(true);
       live.clearRequests();
       await run(["preview", "--refresh"]);
       // The program's contact lookup reads (GET); nothing writes.
       expect(live.requests.filter((r) => r.method !== "GET")).toEqual([]);
-      expect(printed.join("\n")).toMatch(/domainapi:verifyOnRefresh is not read/);
       await run(["refresh", "--yes"], { DOMAINAPI_VERIFY_ON_REFRESH: "1" });
       const refreshed = JSON.parse(await run(["stack", "export"])) as {
         deployment: { resources: { urn: string; outputs?: { ids?: Record<string, string> } }[] };

@@ -25,7 +25,9 @@ function failureText(run: () => Promise<unknown>): Promise<string> {
 
 /** The ConfigError's problem lines, each once (the engine repeats them in progress and summary). */
 function configMessage(text: string): string[] {
-  return [...new Set(text.match(/- domainapi:\S+ .*?environment variable\./g) ?? [])].sort();
+  return [
+    ...new Set(text.match(/- domainapi:\S+ .*?(?:environment variable|`pulumi config set [^`]+`)\./g) ?? []),
+  ].sort();
 }
 
 describe("settings checked by a preview", () => {

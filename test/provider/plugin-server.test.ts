@@ -78,7 +78,7 @@ describe("the plugin's gRPC service", () => {
     expect(js(resp.getInputs()).apiKey).toEqual(secret("k-1"));
     const failures = resp.getFailuresList().map((f) => [f.getProperty(), f.getReason()]);
     expect(failures.map(([p]) => p)).toEqual(["baseUrl", "timeoutMs"]);
-    expect(failures[1]?.[1]).toContain("set the provider's `timeoutMs` input");
+    expect(failures[1]?.[1]).toContain("it comes from the explicit provider's `timeoutMs` input");
     expect(JSON.stringify(failures)).not.toContain("k-1");
   });
 

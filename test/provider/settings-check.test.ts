@@ -122,28 +122,34 @@ describe("checkConfig and explicit provider settings", () => {
     configureFrom({ apiKey: API_KEY, baseUrl: `${sandbox.url}/v2`, timeoutMs: 0 }, "provider");
     expect(settingsCheck().error?.problems).toEqual([
       expect.stringContaining("ends with /v2"),
-      expect.stringMatching(/^the provider's timeoutMs "0" must be .*: set the provider's `timeoutMs` input/),
+      expect.stringMatching(
+        /^the provider's timeoutMs "0" must be .*: it comes from the explicit provider's `timeoutMs` input: change that input in the program/,
+      ),
     ]);
     expect(settingsCheck().error?.message).not.toContain("pulumi config set");
   });
 
   it("a bad setting's advice names where it came from: stack config, environment or provider input", () => {
     const fromStack = checkConfig(
-      (k) => ({ apiKey: "k", baseUrl: sandbox.url, timeoutMs: "soon" })[k as string],
+      (k) => ({ apiKey: "key-12345", baseUrl: sandbox.url, timeoutMs: "soon" })[k as string],
       {},
     );
     expect(fromStack.error?.problems).toEqual([
-      expect.stringContaining(
-        "set it with `pulumi config set domainapi:timeoutMs 30000` or the DOMAINAPI_TIMEOUT_MS",
-      ),
+      'domainapi:timeoutMs "soon" must be an integer from 1 to 600000: it comes from the stack config domainapi:timeoutMs: ' +
+        "change it with `pulumi config set domainapi:timeoutMs 30000`.",
     ]);
     const env = { DOMAINAPI_TIMEOUT_MS: "soon" };
-    for (const source of ["stack", "provider"] as const) {
-      const fromEnv = checkConfig((k) => ({ apiKey: "k", baseUrl: sandbox.url })[k as string], env, source);
+    for (const [source, unset] of [
+      ["stack", "domainapi:timeoutMs"],
+      ["provider", "the provider's input"],
+    ] as const) {
+      const fromEnv = checkConfig(
+        (k) => ({ apiKey: "key-12345", baseUrl: sandbox.url })[k as string],
+        env,
+        source,
+      );
       expect(fromEnv.error?.problems).toEqual([
-        expect.stringContaining(
-          "it comes from the DOMAINAPI_TIMEOUT_MS environment variable: fix or unset it",
-        ),
+        `DOMAINAPI_TIMEOUT_MS "soon" must be an integer from 1 to 600000: it comes from the DOMAINAPI_TIMEOUT_MS environment variable (${unset} is not set): change it there.`,
       ]);
     }
     const missing = checkConfig(() => undefined, {}, "provider");

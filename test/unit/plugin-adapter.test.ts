@@ -148,6 +148,10 @@ describe("explicit provider settings", () => {
     expect(settingsSourceOf("default")).toBe("stack");
     expect(settingsSourceOf("live")).toBe("provider");
     expect(settingsSourceOf("defaulted")).toBe("provider");
+    // The engine hands CheckConfig and Configure the provider's URN.
+    expect(settingsSourceOf("urn:pulumi:dev::p::pulumi:providers:domainapi::default_0_1_0")).toBe("stack");
+    expect(settingsSourceOf("urn:pulumi:dev::p::pulumi:providers:domainapi::default")).toBe("stack");
+    expect(settingsSourceOf("urn:pulumi:dev::p::pulumi:providers:domainapi::live")).toBe("provider");
   });
 });
 

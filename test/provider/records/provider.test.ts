@@ -161,7 +161,7 @@ describe("create, update, delete", () => {
     const inputs = await checked({ templateId: "web", records: web });
     const created = await records.create(inputs);
     expect((created.outs as Props).lastPlan).toBe(
-      "3 to create (1 request: a PUT, which replaces whatever records the template held)",
+      "3 to create (1 request: a PUT, which replaces whatever records the template holds: the API cannot list them, so they are not shown)",
     );
     expect(heldIn("web")).not.toContain("legacy TXT made by hand");
   });

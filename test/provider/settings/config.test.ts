@@ -26,6 +26,8 @@ describe("resolveConfig", () => {
       baseUrl: "https://api.example.com",
       timeoutMs: 30_000,
       maxRetries: 4,
+      keyAdvice:
+        "it comes from the stack config domainapi:apiKey: change it with `pulumi config set --secret domainapi:apiKey <key>`",
     });
   });
 
@@ -36,7 +38,14 @@ describe("resolveConfig", () => {
       DOMAINAPI_TIMEOUT_MS: "1500",
       DOMAINAPI_MAX_RETRIES: "0",
     });
-    expect(config).toEqual({ apiKey: KEY, baseUrl: "http://127.0.0.1:8080", timeoutMs: 1500, maxRetries: 0 });
+    expect(config).toEqual({
+      apiKey: KEY,
+      baseUrl: "http://127.0.0.1:8080",
+      timeoutMs: 1500,
+      maxRetries: 0,
+      keyAdvice:
+        "it comes from the DOMAINAPI_API_KEY environment variable (domainapi:apiKey is not set): change it there",
+    });
   });
 
   test("stack config wins over the environment, setting by setting", () => {
@@ -46,7 +55,7 @@ describe("resolveConfig", () => {
       DOMAINAPI_TIMEOUT_MS: "900",
       DOMAINAPI_MAX_RETRIES: "2",
     });
-    expect(config).toEqual({
+    expect(config).toMatchObject({
       apiKey: KEY,
       baseUrl: "https://stack.example.com",
       timeoutMs: 700,
@@ -87,11 +96,18 @@ describe("resolveConfig", () => {
     ["https://api.example.com/v2", "drop the /v2"],
     ["https://api.example.com/v2/", "drop the /v2"],
     ["https://api.example.com?x=1", "query or a fragment"],
-  ])("rejects base URL %j", (baseUrl, reason) => {
-    const err = configError(() => resolveConfig(stack({ apiKey: KEY, baseUrl }), {}));
-    expect(err.message).toContain(reason);
-    expect(err.message).toContain("DOMAINAPI_BASE_URL");
-  });
+  ])(
+    "rejects base URL %j, naming the stack config it came from and the one way to change it",
+    (baseUrl, reason) => {
+      const err = configError(() => resolveConfig(stack({ apiKey: KEY, baseUrl }), {}));
+      expect(err.message).toContain(reason);
+      expect(err.message).toContain(
+        "it comes from the stack config domainapi:baseUrl: change it with `pulumi config set domainapi:baseUrl",
+      );
+      // The environment variable would change nothing: the stack config wins over it.
+      expect(err.message).not.toContain("DOMAINAPI_BASE_URL");
+    },
+  );
 
   test("rejects credentials in the base URL without echoing them", () => {
     const err = configError(() =>
@@ -108,13 +124,26 @@ describe("resolveConfig", () => {
     ["timeoutMs", "soon"],
     ["maxRetries", "11"],
     ["maxRetries", "-1"],
-  ] as const)("rejects %s = %j, naming the range and both ways to set it", (key, value) => {
+  ] as const)("rejects %s = %j, naming the range and where it came from", (key, value) => {
     const err = configError(() =>
       resolveConfig(stack({ apiKey: KEY, baseUrl: "https://a.example", [key]: value }), {}),
     );
     expect(err.message).toContain(`domainapi:${key}`);
     expect(err.message).toMatch(/must be an integer from \d+ to \d+/);
-    expect(err.message).toContain(key === "timeoutMs" ? "DOMAINAPI_TIMEOUT_MS" : "DOMAINAPI_MAX_RETRIES");
+    expect(err.message).toContain(`change it with \`pulumi config set domainapi:${key}`);
+    const envName = key === "timeoutMs" ? "DOMAINAPI_TIMEOUT_MS" : "DOMAINAPI_MAX_RETRIES";
+    expect(err.message).not.toContain(envName);
+    // From the environment: the variable is named, and fixed there.
+    const fromEnv = configError(() =>
+      resolveConfig(stack({ apiKey: KEY, baseUrl: "https://a.example" }), { [envName]: value }),
+    );
+    expect(fromEnv.problems).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^${envName} "${value.replace(".", "\\.")}" must be .*: it comes from the ${envName} environment variable \\(domainapi:${key} is not set\\): change it there\\.$`,
+        ),
+      ),
+    ]);
   });
 
   test("lists every problem at once", () => {

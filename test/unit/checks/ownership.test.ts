@@ -2,8 +2,12 @@
  * One template, one owner: the rule itself (TemplateClaims), and the records' check() as the plugin's
  * Check calls it, which claims each DnsTemplateRecords by its URN.
  */
-import { beforeAll, describe, expect, it } from "vitest";
-import { TemplateClaims } from "../../../provider/checks/ownership";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { purgeConflict, TemplateClaims } from "../../../provider/checks/ownership";
+import { STATE_DIR_ENV } from "../../../provider/host/machineFiles";
 import { configureFrom } from "../../../provider/host/session";
 import { TOKENS } from "../../../provider/manifest";
 import { RESOURCES } from "../../../provider/operations";
@@ -50,8 +54,35 @@ describe("TemplateClaims", () => {
   });
 });
 
+describe("a refusal across providers", () => {
+  it("names both resources, their providers and the account", () => {
+    const refusal = purgeConflict(
+      { resource: "b", account: "https://api.example.com", templateId: "t", purge: false, provider: '"two"' },
+      { resource: "a", account: "https://api.example.com", templateId: "t", purge: true, provider: '"one"' },
+    );
+    expect(refusal).toMatch(
+      /^DnsTemplateRecords "a" \(provider "one"\) and "b" \(provider "two"\) both manage template "t" of https:\/\/api\.example\.com, and "a" has purge: true/,
+    );
+    expect(
+      purgeConflict(
+        { resource: "b", account: "x", templateId: "t", purge: false },
+        { resource: "a", account: "x", templateId: "t", purge: false },
+      ),
+    ).toBeUndefined();
+  });
+});
+
 describe("the plugin's Check", () => {
-  beforeAll(() => configureFrom({ apiKey: "owners-test-key", baseUrl: "http://127.0.0.1:9" }, "provider"));
+  // The claims this process shares with other plugin processes go to a directory of this test.
+  const state = fs.mkdtempSync(path.join(os.tmpdir(), "domainapi-owners-"));
+  beforeAll(() => {
+    process.env[STATE_DIR_ENV] = state;
+    configureFrom({ apiKey: "owners-test-key", baseUrl: "http://127.0.0.1:9" }, "provider");
+  });
+  afterAll(() => {
+    delete process.env[STATE_DIR_ENV];
+    fs.rmSync(state, { recursive: true, force: true });
+  });
   // The records' check as the plugin's gRPC Check calls it: with the resource's URN.
   const records = RESOURCES[TOKENS.records];
   const plugin = {

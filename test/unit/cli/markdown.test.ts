@@ -132,7 +132,7 @@ describe("the plan of a real preview (captured from the engine)", () => {
   it("has one section per DnsTemplateRecords resource the preview changes, by resource name", () => {
     const titles = md.split("\n").filter((l) => l.startsWith("**Template"));
     expect(titles).toEqual([
-      "**Template `tpl-2`** (resource `docs`, new): 1 to create (1 request: a PUT, which replaces whatever records the template held)",
+      "**Template `tpl-2`** (resource `docs`, new): 1 to create (1 request: a PUT, which replaces whatever records the template holds: the API cannot list them, so they are not shown)",
       "**Template `tpl-1`** (resource `legacy`, removed from the program): 0 to create, 0 to update, 1 to delete, 0 unchanged (1 request)",
       "**Template `mail`** (resource `mail`): 2 to create, 1 to update, 0 to delete, 2 unchanged (2 requests)",
       "**Template `web`** (resource `web`): 1 to create, 1 to update, 1 to delete, 3 unchanged (1 request)",

@@ -444,3 +444,31 @@ describe("formatSummary", () => {
     );
   });
 });
+
+describe("an imported template (its records unlisted)", () => {
+  const settings = { templateId: "imp", purge: true, safetyThreshold: false as const };
+  const declared = [
+    { name: "www", type: "A" as const, content: "192.0.2.1", key: "www/A" },
+    { name: "@", type: "TXT" as const, content: "v=spf1 -all", key: "@/TXT" },
+  ];
+  const holding = { settings, held: [], untracked: [], unlisted: true };
+
+  it("with purge, is rewritten with one PUT of exactly the declared records, saying why", () => {
+    const plan = planResource(holding, { settings, declared });
+    expect(plan.mode).toBe("rewrite");
+    expect(plan.rewrite).toBe("imported");
+    expect(plan.requests).toHaveLength(1);
+    expect(plan.requests[0]).toMatchObject({ method: "PUT" });
+    expect(plan.text).toBe(
+      "2 to create (1 request: a PUT, which replaces whatever records the template held when it was imported: the API cannot list them)",
+    );
+  });
+
+  it("is left as it is while no record is declared (as imported), and without purge gets adds", () => {
+    expect(planResource(holding, { settings, declared: [] }).requests).toEqual([]);
+    const shared = { ...settings, purge: false };
+    const plan = planResource({ ...holding, settings: shared }, { settings: shared, declared });
+    expect(plan.mode).toBe("patch");
+    expect(plan.requests.every((r) => r.method === "PATCH")).toBe(true);
+  });
+});
