@@ -12,7 +12,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { DEFAULT_PLUGIN_DOWNLOAD_URL } from "../../provider/manifest";
+import { DEFAULT_PLUGIN_DOWNLOAD_URL, SETTINGS } from "../../provider/manifest";
 
 const run = promisify(execFile);
 const repoRoot = path.resolve(__dirname, "..", "..");
@@ -200,8 +200,7 @@ describe("docs/_index.md", () => {
     for (const key of ["config", "resources", "outputs"]) expect(shown[key], key).toEqual(template[key]);
   });
 
-  it("docs/installation-configuration.md names every setting with its stack config key and environment variable", async () => {
-    const { SETTINGS } = await import("../../provider/manifest");
+  it("docs/installation-configuration.md names every setting with its stack config key and environment variable", () => {
     const page = fs.readFileSync(path.join(repoRoot, "docs", "installation-configuration.md"), "utf8");
     for (const [name, spec] of Object.entries(SETTINGS)) {
       const row = page.split("\n").find((line) => line.startsWith(`| \`${name}\` |`));
