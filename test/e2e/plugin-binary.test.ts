@@ -94,6 +94,8 @@ describe("the pulumi new templates on the plugin binary, no Node anywhere", () =
   beforeAll(async () => {
     yamlBin = await yamlLanguageHost();
     sandbox = await startSandbox({ apiKey: TEMPLATE_KEY });
+    // The templates exist at the registrar, empty: the programs fill them.
+    for (const template of ["yaml-web", "go-web"]) sandbox.seedTemplate(template, []);
   }, 600_000);
   afterAll(async () => {
     await sandbox?.close();
@@ -132,7 +134,7 @@ describe("the pulumi new templates on the plugin binary, no Node anywhere", () =
         secret: { "domainapi:apiKey": TEMPLATE_KEY },
       });
       const { stdout } = await project.pulumi(["up", "--yes"]);
-      expect(stdout).toMatch(/template yaml-web: 4 to create/);
+      expect(stdout).toMatch(/template yaml-web: wrote 4 record\(s\) with one PUT/);
       expect(held("yaml-web")).toEqual(TEMPLATE_RECORDS);
       const outputs = JSON.parse((await project.pulumi(["stack", "output", "--json"])).stdout) as {
         recordIds: Record<string, string>;
@@ -220,7 +222,7 @@ describe("the pulumi new templates on the plugin binary, no Node anywhere", () =
         }
       };
       const up = await step("up");
-      expect(up.stderr).toMatch(/template go-web: 4 to create/);
+      expect(up.stderr).toMatch(/template go-web: wrote 4 record\(s\) with one PUT/);
       expect(held("go-web")).toEqual(TEMPLATE_RECORDS);
       const outputs = JSON.parse(up.stdout) as { recordIds: Record<string, string>; lastPlan: string };
       expect(Object.keys(outputs.recordIds).sort()).toEqual(["@/A", "@/MX", "@/TXT", "www/CNAME"]);
