@@ -85,3 +85,35 @@ describe("one DMARC record per _dmarc name (RFC 7489 §6.6.3)", () => {
     expect(fs[0]?.path).toBe("records[1].content");
   });
 });
+
+describe("the size limit of a report URI (RFC 7489 §6.2, §6.4 dmarc-uri)", () => {
+  // §6.2: "!" then a decimal number, then optionally a unit k, m, g or t; no unit means bytes.
+  it.each([
+    "rua=mailto:a@b.example!10m",
+    "rua=mailto:a@b.example!10k",
+    "rua=mailto:a@b.example!1g",
+    "rua=mailto:a@b.example!100",
+    "rua=mailto:a@b.example!2t",
+    "rua=mailto:a@b.example!10M",
+    "ruf=mailto:a@b.example!50m,mailto:c@d.example",
+    "rua=https://reports.example/dmarc!1g",
+  ])("%j is accepted", (tag) => {
+    expect(findings([dmarc(`v=DMARC1; p=none; ${tag}`)])).toEqual([]);
+  });
+
+  it.each([
+    ["rua=mailto:a@b.example!", "rua", "mailto:a@b.example!", "!"],
+    ["rua=mailto:a@b.example!m", "rua", "mailto:a@b.example!m", "!m"],
+    ["ruf=mailto:a@b.example!10x", "ruf", "mailto:a@b.example!10x", "!10x"],
+    ["rua=mailto:a@b.example!10mb", "rua", "mailto:a@b.example!10mb", "!10mb"],
+    ["rua=mailto:a@b.example!-5", "rua", "mailto:a@b.example!-5", "!-5"],
+    ["rua=mailto:a@b.example!1.5m", "rua", "mailto:a@b.example!1.5m", "!1.5m"],
+    ["rua=mailto:c@d.example,mailto:a@b.example!", "rua", "mailto:a@b.example!", "!"],
+  ])("%j is refused, naming the URI and its malformed size", (tag, name, uri, size) => {
+    const fs = findings([dmarc(`v=DMARC1; p=none; ${tag}`)]);
+    expect(fs).toHaveLength(1);
+    expect(findingText(fs[0]!)).toBe(
+      `[dmarc-syntax, RFC 7489 §6.3, §6.4] ${name} URI "${uri}" has a malformed size limit "${size}", so receivers cannot parse this DMARC record; fix: write "!" then a whole number and optionally k, m, g or t, e.g. !10m, or drop the "!"`,
+    );
+  });
+});
