@@ -19,9 +19,11 @@ export default {
   reporters: ["clear-text", "progress", "json"],
   jsonReporter: { fileName: "test/.work/mutation/report.json" },
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
-  // One type checker and two test runners: the tests wait on timers and loopback more than they compute.
-  concurrency: 3,
-  timeoutMS: 10_000,
+  // Two type checkers and two test runners: the tests wait on timers and loopback more than they compute.
+  concurrency: 4,
+  // Generous: on a loaded machine a normal run of a few files can take tens of seconds, and a
+  // timed-out mutant counts as detected.
+  timeoutMS: 60_000,
   thresholds: { high: 95, low: 90, break: null },
   tempDirName: ".stryker-tmp",
   cleanTempDir: "always",

@@ -4,7 +4,7 @@
  * record at one `_dmarc` name fires.
  */
 import { describe, expect, it } from "vitest";
-import { readDmarc } from "../../../provider/checks/dmarc";
+import { isDmarcRecord, readDmarc } from "../../../provider/checks/dmarc";
 import { findingText } from "../../../provider/checks/rules";
 import { checkTemplate } from "../../../provider/checks/template";
 import type { RecordSpec } from "../../../provider/dns/model";
@@ -115,5 +115,62 @@ describe("the size limit of a report URI (RFC 7489 §6.2, §6.4 dmarc-uri)", () 
     expect(findingText(fs[0]!)).toBe(
       `[dmarc-syntax, RFC 7489 §6.3, §6.4] ${name} URI "${uri}" has a malformed size limit "${size}", so receivers cannot parse this DMARC record; fix: write "!" then a whole number and optionally k, m, g or t, e.g. !10m, or drop the "!"`,
     );
+  });
+});
+
+describe("what a DMARC record's problems say, problem and fix (RFC 7489 §6.3, §6.4)", () => {
+  const cases: Array<[string, Array<[string, string]>]> = [];
+  it.each(cases)("%j", (content, problems) => {
+    expect(readDmarc(content).problems.map((p) => [p.problem, p.fix])).toEqual(problems);
+  });
+
+  it.each([
+    "v=DMARC1; p=none; pct=0",
+    "v=DMARC1; p=none; pct=100",
+    "v=DMARC1; p=none; ri=4294967295",
+    "v=DMARC1; p=none; fo=0:1:d:s",
+    "v=DMARC1; p=none; fo=0 : 1",
+    "v=DMARC1; p=none; rf=afrf:iodef",
+    "v = DMARC1 ; p = none",
+    "v=DMARC1; P=REJECT; SP=Quarantine; ADKIM=S; ASPF=R",
+    "v=DMARC1; p=none; future=1; future=2",
+    "v=DMARC1; p=none; rua=mailto:a@b.example,https://reports.example/dmarc",
+    "v=DMARC1; p=none; rua=mailto:dmarc%2Bteam@example.com",
+  ])("the bounds and forms the RFC allows pass: %j", (content) => {
+    expect(readDmarc(content).problems).toEqual([]);
+  });
+
+  it("reads the tags in order, names lower-cased and values trimmed", () => {
+    expect(readDmarc("v=DMARC1;  P = reject ; RUA=mailto:a@b.example ;").tags).toEqual([
+      ["v", "DMARC1"],
+      ["p", "reject"],
+      ["rua", "mailto:a@b.example"],
+    ]);
+  });
+
+  it("names every problem of a record, not only the first", () => {
+    expect(
+      readDmarc("v=DMARC1; p=none; pct=101; adkim=x; rua=mailto:a@b.example,ftp://x.example").problems.map(
+        (p) => p.problem,
+      ),
+    ).toEqual([
+      "pct=101 is not a percentage",
+      "adkim=x is not an alignment mode",
+      'rua URI "ftp://x.example" has the scheme ftp:, which receivers do not send reports to (RFC 7489 §6.2: mailto: is the one every receiver supports)',
+    ]);
+  });
+});
+
+describe("which TXT records present themselves as DMARC", () => {
+  it.each([
+    ["v=DMARC1; p=none", true],
+    ["v=DMARC1", true],
+    ["v = DMARC1 ;p=none", true],
+    ["v=DMARC1p=none", false],
+    ["v=spf1 -all", false],
+    [" v=DMARC1; p=none", false],
+    ["x v=DMARC1", false],
+  ] as const)("%j: %s", (content, expected) => {
+    expect(isDmarcRecord(content)).toBe(expected);
   });
 });
