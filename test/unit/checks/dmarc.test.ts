@@ -119,7 +119,96 @@ describe("the size limit of a report URI (RFC 7489 §6.2, §6.4 dmarc-uri)", () 
 });
 
 describe("what a DMARC record's problems say, problem and fix (RFC 7489 §6.3, §6.4)", () => {
-  const cases: Array<[string, Array<[string, string]>]> = [];
+  const cases: Array<[string, Array<[string, string]>]> = [
+    [
+      "v=DMARC1; rua=mailto:d@example.com",
+      [["the record has no policy (p=)", 'add "p=none" (or quarantine or reject) right after v=DMARC1']],
+    ],
+    [
+      "p=none; v=DMARC1",
+      [
+        [
+          'a DMARC record starts with v=DMARC1 (exactly so), and this one starts with "p=none; v=DMARC1"',
+          'start it with "v=DMARC1; p=none" (or quarantine or reject)',
+        ],
+      ],
+    ],
+    ["v=DMARC1; p=block", [["p=block is not a policy", "write p=none, p=quarantine or p=reject"]]],
+    [
+      "v=DMARC1; p=none; sp=allow",
+      [["sp=allow is not a policy", "write sp=none, sp=quarantine or sp=reject"]],
+    ],
+    [
+      "v=DMARC1; p=none; pct=150",
+      [["pct=150 is not a percentage", "write pct= with a whole number from 0 to 100"]],
+    ],
+    [
+      "v=DMARC1; p=none; pct=1000",
+      [["pct=1000 is not a percentage", "write pct= with a whole number from 0 to 100"]],
+    ],
+    [
+      "v=DMARC1; p=none; rua=dmarc@example.com",
+      [['rua address "dmarc@example.com" is not a URI', "write rua=mailto:dmarc@example.com"]],
+    ],
+    [
+      "v=DMARC1; p=none; rua=not a uri",
+      [['rua value "not a uri" is not a URI', "give a mailto: URI, e.g. rua=mailto:dmarc@example.com"]],
+    ],
+    [
+      "v=DMARC1; p=none; rua=mailto:nobody",
+      [['rua URI "mailto:nobody" names no e-mail address', "write rua=mailto:dmarc@example.com"]],
+    ],
+    [
+      "v=DMARC1; p=none; ruf=ftp://example.com/r",
+      [
+        [
+          'ruf URI "ftp://example.com/r" has the scheme ftp:, which receivers do not send reports to (RFC 7489 §6.2: mailto: is the one every receiver supports)',
+          "use a mailto: URI, e.g. ruf=mailto:dmarc@example.com",
+        ],
+      ],
+    ],
+    [
+      "v=DMARC1; p=none; adkim=x",
+      [["adkim=x is not an alignment mode", "write adkim=r (relaxed) or adkim=s (strict)"]],
+    ],
+    [
+      "v=DMARC1; p=none; aspf=relaxed",
+      [["aspf=relaxed is not an alignment mode", "write aspf=r (relaxed) or aspf=s (strict)"]],
+    ],
+    [
+      "v=DMARC1; p=none; fo=2",
+      [
+        [
+          "fo=2 is not a list of failure options",
+          "write fo= with 0, 1, d or s, separated by ':', e.g. fo=1:d",
+        ],
+      ],
+    ],
+    [
+      "v=DMARC1; p=none; rf=afrf;iodef",
+      [['"iodef" is not a tag=value pair', "write it as tag=value, or remove it"]],
+    ],
+    ["v=DMARC1; p=none; rf=", [["rf= is not a list of report formats", "write rf=afrf"]]],
+    [
+      "v=DMARC1; p=none; ri=daily",
+      [["ri=daily is not a number of seconds", "write ri= with whole seconds, e.g. ri=86400"]],
+    ],
+    [
+      "v=DMARC1; p=none; ri=4294967296",
+      [["ri=4294967296 is not a number of seconds", "write ri= with whole seconds, e.g. ri=86400"]],
+    ],
+    ["v=DMARC1; p=none; p=reject", [["the tag p appears more than once", "keep one p="]]],
+    ["v=DMARC1; p=none;; pct=5", [['an empty tag (";;" or a leading ";")', 'separate tags with one ";"']]],
+    [";v=DMARC1; p=none", [['an empty tag (";;" or a leading ";")', 'separate tags with one ";"']]],
+    [
+      "v=DMARC1; p=none; rua=",
+      [["rua= is empty", "give a URI, e.g. rua=mailto:dmarc@example.com, or remove the tag"]],
+    ],
+    [
+      "v=DMARC1; p=none; garbage",
+      [['"garbage" is not a tag=value pair', "write it as tag=value, or remove it"]],
+    ],
+  ];
   it.each(cases)("%j", (content, problems) => {
     expect(readDmarc(content).problems.map((p) => [p.problem, p.fix])).toEqual(problems);
   });
