@@ -320,3 +320,30 @@ describe("which records are secret", () => {
     expect(describeMasked(held, secrets)).toBe(`${MASK} TXT ${MASK}`);
   });
 });
+
+describe("masking at its edges", () => {
+  it("writes a secret as the text [secret]", () => {
+    expect(maskText("token s3cret-text", secretsOfRecords(["s3cret-text"]))).toBe("token [secret]");
+  });
+
+  it("a secret record of blank values only masks nothing, and garbles no line", () => {
+    const secrets = secretsOfRecords([{ name: " ", type: "TXT", content: "  " }]);
+    expect(maskText("www A 192.0.2.1", secrets)).toBe("www A 192.0.2.1");
+  });
+
+  it("masks a word of a secret content from 7 characters on, not one of 6", () => {
+    const secrets = secretsOfRecords([{ name: "@", type: "TXT", content: "v=spf1 mx:host -all" }]);
+    expect(maskText("lookups: mx:host", secrets)).toBe(`lookups: ${MASK}`);
+    expect(maskText("v=spf1 first", secrets)).toBe("v=spf1 first");
+  });
+
+  it("reads a mark of a record past the tenth (`10:content`)", () => {
+    const records = Array.from({ length: 11 }, (_, i) => ({
+      name: `n${i}`,
+      type: "TXT",
+      content: `value-${i}-text`,
+    }));
+    const secrets = secretsOf({ records, secretRecords: ["10:content"] });
+    expect(maskText("value-10-text and value-9-text", secrets)).toBe(`${MASK} and value-9-text`);
+  });
+});
