@@ -33,6 +33,12 @@ if [ "$checks_status" -ne 0 ]; then
   echo "npm run check failed (exit $checks_status)" >&2
   exit "$checks_status"
 fi
+# Mutation testing (scripts/mutation.ts): the modules of provider/ whose code or tests changed since
+# the committed report are mutated, and one below the floor fails the run; with none, it costs a
+# second. Only on a whole run: a filter names tests, not modules.
+if [ $# -eq 0 ]; then
+  node scripts/mutation.ts --ci
+fi
 mkdir -p test/.work
 results=test/.work/vitest-results.json
 rm -f "$results"

@@ -28,7 +28,10 @@ export interface DmarcReading {
 }
 
 const TAG = /^([A-Za-z0-9_]+)[ \t]*=[ \t]*(.*)$/s;
-const URI_SIZE = /^(.*?)(?:!(\d+)([kmgt])?)?$/is;
+/** A URI and what follows its first "!" (RFC 7489 §6.4: a "!" inside the URI itself is encoded). */
+const URI_SIZE = /^([^!]*)(?:!(.*))?$/s;
+/** The size limit of §6.2: a whole number, then optionally k, m, g or t (ABNF letters match either case). */
+const SIZE = /^\d+[kmgt]?$/i;
 
 /**
  * Whether a TXT content presents itself as a DMARC record (its first tag is `v=DMARC1`); at a
@@ -71,10 +74,10 @@ function uriProblem(tag: string, raw: string): DmarcProblem | undefined {
       fix: `use a mailto: URI, e.g. ${tag}=mailto:dmarc@example.com`,
     };
   }
-  if (size !== undefined && size === "") {
+  if (size !== undefined && !SIZE.test(size)) {
     return {
-      problem: `${tag} URI "${raw}" has "!" without a size`,
-      fix: 'write a size after "!", e.g. !10m, or drop the "!"',
+      problem: `${tag} URI "${raw}" has a malformed size limit "!${size}"`,
+      fix: 'write "!" then a whole number and optionally k, m, g or t, e.g. !10m, or drop the "!"',
     };
   }
   return undefined;

@@ -100,3 +100,83 @@ describe("provider messages", () => {
     }
   });
 });
+
+describe("connecting to the engine, so that messages keep their severity", () => {
+  const connect = () => vi.spyOn(pulumi.runtime, "resetOptions").mockImplementation(() => undefined);
+
+  it("attachToEngine points the SDK at the engine's address, once none is set", () => {
+    vi.spyOn(pulumi.runtime, "hasEngine").mockReturnValue(false);
+    const reset = connect();
+    log.attachToEngine("127.0.0.1:40123");
+    log.attachToEngine("[::1]:40124");
+    expect(reset.mock.calls.map((call) => call[3])).toEqual(["127.0.0.1:40123", "[::1]:40124"]);
+    expect(reset.mock.calls[0]?.[2]).toBe(-1);
+  });
+
+  it("attachToEngine leaves an engine already set, and ignores what is no host:port", () => {
+    const has = vi.spyOn(pulumi.runtime, "hasEngine").mockReturnValue(true);
+    const reset = connect();
+    log.attachToEngine("127.0.0.1:40123");
+    has.mockReturnValue(false);
+    for (const engine of [undefined, "", "127.0.0.1", "http://127.0.0.1:40123", "127.0.0.1:port", "a b:1"])
+      log.attachToEngine(engine);
+    expect(reset).not.toHaveBeenCalled();
+  });
+
+  it("attachToEngine never fails the provider when the SDK refuses the address", () => {
+    vi.spyOn(pulumi.runtime, "hasEngine").mockReturnValue(false);
+    vi.spyOn(pulumi.runtime, "resetOptions").mockImplementation(() => {
+      throw new Error("bad address");
+    });
+    expect(() => log.attachToEngine("127.0.0.1:40123")).not.toThrow();
+  });
+
+  it("hasEngine says what the SDK says, and false when it cannot tell", () => {
+    const has = vi.spyOn(pulumi.runtime, "hasEngine").mockReturnValue(true);
+    expect(log.hasEngine()).toBe(true);
+    has.mockReturnValue(false);
+    expect(log.hasEngine()).toBe(false);
+    has.mockImplementation(() => {
+      throw new Error("no runtime");
+    });
+    expect(log.hasEngine()).toBe(false);
+  });
+
+  // The module remembers that it attached: each case loads it afresh.
+  const fresh = async () => {
+    vi.resetModules();
+    return (await import("../../provider/log.ts")) as typeof log;
+  };
+  const plugin = (engine: string) => [
+    "node",
+    "/x/node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js",
+    engine,
+  ];
+
+  it("attachPluginToEngine connects the dynamic-provider plugin to the engine of its argument, once", async () => {
+    const sdk = await import("@pulumi/pulumi");
+    vi.spyOn(sdk.runtime, "hasEngine").mockReturnValue(false);
+    const reset = vi.spyOn(sdk.runtime, "resetOptions").mockImplementation(() => undefined);
+    const fresh1 = await fresh();
+    fresh1.attachPluginToEngine(plugin("127.0.0.1:40125"));
+    fresh1.attachPluginToEngine(plugin("127.0.0.1:40126"));
+    expect(reset.mock.calls.map((call) => call[3])).toEqual(["127.0.0.1:40125"]);
+  });
+
+  it("attachPluginToEngine does nothing outside the plugin, with an engine set, or without an address", async () => {
+    const sdk = await import("@pulumi/pulumi");
+    const has = vi.spyOn(sdk.runtime, "hasEngine").mockReturnValue(false);
+    const reset = vi.spyOn(sdk.runtime, "resetOptions").mockImplementation(() => undefined);
+    (await fresh()).attachPluginToEngine(["node", "/x/program/index.js", "127.0.0.1:40127"]);
+    (await fresh()).attachPluginToEngine(plugin("not-an-address"));
+    (await fresh()).attachPluginToEngine(["node"]);
+    has.mockReturnValue(true);
+    (await fresh()).attachPluginToEngine(plugin("127.0.0.1:40128"));
+    expect(reset).not.toHaveBeenCalled();
+    has.mockImplementation(() => {
+      throw new Error("no runtime");
+    });
+    const last = await fresh();
+    expect(() => last.attachPluginToEngine(plugin("127.0.0.1:40129"))).not.toThrow();
+  });
+});

@@ -4,7 +4,7 @@
  * record at one `_dmarc` name fires.
  */
 import { describe, expect, it } from "vitest";
-import { readDmarc } from "../../../provider/checks/dmarc";
+import { isDmarcRecord, readDmarc } from "../../../provider/checks/dmarc";
 import { findingText } from "../../../provider/checks/rules";
 import { checkTemplate } from "../../../provider/checks/template";
 import type { RecordSpec } from "../../../provider/dns/model";
@@ -83,5 +83,183 @@ describe("one DMARC record per _dmarc name (RFC 7489 §6.6.3)", () => {
       '[dmarc-single-record, RFC 7489 §6.6.3] a second TXT record at "_dmarc" (the first is records[0]); with more than one, receivers apply no DMARC policy at all; fix: keep one DMARC record at "_dmarc" and remove records[1]',
     );
     expect(fs[0]?.path).toBe("records[1].content");
+  });
+});
+
+describe("the size limit of a report URI (RFC 7489 §6.2, §6.4 dmarc-uri)", () => {
+  // §6.2: "!" then a decimal number, then optionally a unit k, m, g or t; no unit means bytes.
+  it.each([
+    "rua=mailto:a@b.example!10m",
+    "rua=mailto:a@b.example!10k",
+    "rua=mailto:a@b.example!1g",
+    "rua=mailto:a@b.example!100",
+    "rua=mailto:a@b.example!2t",
+    "rua=mailto:a@b.example!10M",
+    "ruf=mailto:a@b.example!50m,mailto:c@d.example",
+    "rua=https://reports.example/dmarc!1g",
+  ])("%j is accepted", (tag) => {
+    expect(findings([dmarc(`v=DMARC1; p=none; ${tag}`)])).toEqual([]);
+  });
+
+  it.each([
+    ["rua=mailto:a@b.example!", "rua", "mailto:a@b.example!", "!"],
+    ["rua=mailto:a@b.example!m", "rua", "mailto:a@b.example!m", "!m"],
+    ["ruf=mailto:a@b.example!10x", "ruf", "mailto:a@b.example!10x", "!10x"],
+    ["rua=mailto:a@b.example!10mb", "rua", "mailto:a@b.example!10mb", "!10mb"],
+    ["rua=mailto:a@b.example!-5", "rua", "mailto:a@b.example!-5", "!-5"],
+    ["rua=mailto:a@b.example!1.5m", "rua", "mailto:a@b.example!1.5m", "!1.5m"],
+    ["rua=mailto:c@d.example,mailto:a@b.example!", "rua", "mailto:a@b.example!", "!"],
+  ])("%j is refused, naming the URI and its malformed size", (tag, name, uri, size) => {
+    const fs = findings([dmarc(`v=DMARC1; p=none; ${tag}`)]);
+    expect(fs).toHaveLength(1);
+    expect(findingText(fs[0]!)).toBe(
+      `[dmarc-syntax, RFC 7489 §6.3, §6.4] ${name} URI "${uri}" has a malformed size limit "${size}", so receivers cannot parse this DMARC record; fix: write "!" then a whole number and optionally k, m, g or t, e.g. !10m, or drop the "!"`,
+    );
+  });
+});
+
+describe("what a DMARC record's problems say, problem and fix (RFC 7489 §6.3, §6.4)", () => {
+  const cases: Array<[string, Array<[string, string]>]> = [
+    [
+      "v=DMARC1; rua=mailto:d@example.com",
+      [["the record has no policy (p=)", 'add "p=none" (or quarantine or reject) right after v=DMARC1']],
+    ],
+    [
+      "p=none; v=DMARC1",
+      [
+        [
+          'a DMARC record starts with v=DMARC1 (exactly so), and this one starts with "p=none; v=DMARC1"',
+          'start it with "v=DMARC1; p=none" (or quarantine or reject)',
+        ],
+      ],
+    ],
+    ["v=DMARC1; p=block", [["p=block is not a policy", "write p=none, p=quarantine or p=reject"]]],
+    [
+      "v=DMARC1; p=none; sp=allow",
+      [["sp=allow is not a policy", "write sp=none, sp=quarantine or sp=reject"]],
+    ],
+    [
+      "v=DMARC1; p=none; pct=150",
+      [["pct=150 is not a percentage", "write pct= with a whole number from 0 to 100"]],
+    ],
+    [
+      "v=DMARC1; p=none; pct=1000",
+      [["pct=1000 is not a percentage", "write pct= with a whole number from 0 to 100"]],
+    ],
+    [
+      "v=DMARC1; p=none; rua=dmarc@example.com",
+      [['rua address "dmarc@example.com" is not a URI', "write rua=mailto:dmarc@example.com"]],
+    ],
+    [
+      "v=DMARC1; p=none; rua=not a uri",
+      [['rua value "not a uri" is not a URI', "give a mailto: URI, e.g. rua=mailto:dmarc@example.com"]],
+    ],
+    [
+      "v=DMARC1; p=none; rua=mailto:nobody",
+      [['rua URI "mailto:nobody" names no e-mail address', "write rua=mailto:dmarc@example.com"]],
+    ],
+    [
+      "v=DMARC1; p=none; ruf=ftp://example.com/r",
+      [
+        [
+          'ruf URI "ftp://example.com/r" has the scheme ftp:, which receivers do not send reports to (RFC 7489 §6.2: mailto: is the one every receiver supports)',
+          "use a mailto: URI, e.g. ruf=mailto:dmarc@example.com",
+        ],
+      ],
+    ],
+    [
+      "v=DMARC1; p=none; adkim=x",
+      [["adkim=x is not an alignment mode", "write adkim=r (relaxed) or adkim=s (strict)"]],
+    ],
+    [
+      "v=DMARC1; p=none; aspf=relaxed",
+      [["aspf=relaxed is not an alignment mode", "write aspf=r (relaxed) or aspf=s (strict)"]],
+    ],
+    [
+      "v=DMARC1; p=none; fo=2",
+      [
+        [
+          "fo=2 is not a list of failure options",
+          "write fo= with 0, 1, d or s, separated by ':', e.g. fo=1:d",
+        ],
+      ],
+    ],
+    [
+      "v=DMARC1; p=none; rf=afrf;iodef",
+      [['"iodef" is not a tag=value pair', "write it as tag=value, or remove it"]],
+    ],
+    ["v=DMARC1; p=none; rf=", [["rf= is not a list of report formats", "write rf=afrf"]]],
+    [
+      "v=DMARC1; p=none; ri=daily",
+      [["ri=daily is not a number of seconds", "write ri= with whole seconds, e.g. ri=86400"]],
+    ],
+    [
+      "v=DMARC1; p=none; ri=4294967296",
+      [["ri=4294967296 is not a number of seconds", "write ri= with whole seconds, e.g. ri=86400"]],
+    ],
+    ["v=DMARC1; p=none; p=reject", [["the tag p appears more than once", "keep one p="]]],
+    ["v=DMARC1; p=none;; pct=5", [['an empty tag (";;" or a leading ";")', 'separate tags with one ";"']]],
+    [";v=DMARC1; p=none", [['an empty tag (";;" or a leading ";")', 'separate tags with one ";"']]],
+    [
+      "v=DMARC1; p=none; rua=",
+      [["rua= is empty", "give a URI, e.g. rua=mailto:dmarc@example.com, or remove the tag"]],
+    ],
+    [
+      "v=DMARC1; p=none; garbage",
+      [['"garbage" is not a tag=value pair', "write it as tag=value, or remove it"]],
+    ],
+  ];
+  it.each(cases)("%j", (content, problems) => {
+    expect(readDmarc(content).problems.map((p) => [p.problem, p.fix])).toEqual(problems);
+  });
+
+  it.each([
+    "v=DMARC1; p=none; pct=0",
+    "v=DMARC1; p=none; pct=100",
+    "v=DMARC1; p=none; ri=4294967295",
+    "v=DMARC1; p=none; fo=0:1:d:s",
+    "v=DMARC1; p=none; fo=0 : 1",
+    "v=DMARC1; p=none; rf=afrf:iodef",
+    "v = DMARC1 ; p = none",
+    "v=DMARC1; P=REJECT; SP=Quarantine; ADKIM=S; ASPF=R",
+    "v=DMARC1; p=none; future=1; future=2",
+    "v=DMARC1; p=none; rua=mailto:a@b.example,https://reports.example/dmarc",
+    "v=DMARC1; p=none; rua=mailto:dmarc%2Bteam@example.com",
+  ])("the bounds and forms the RFC allows pass: %j", (content) => {
+    expect(readDmarc(content).problems).toEqual([]);
+  });
+
+  it("reads the tags in order, names lower-cased and values trimmed", () => {
+    expect(readDmarc("v=DMARC1;  P = reject ; RUA=mailto:a@b.example ;").tags).toEqual([
+      ["v", "DMARC1"],
+      ["p", "reject"],
+      ["rua", "mailto:a@b.example"],
+    ]);
+  });
+
+  it("names every problem of a record, not only the first", () => {
+    expect(
+      readDmarc("v=DMARC1; p=none; pct=101; adkim=x; rua=mailto:a@b.example,ftp://x.example").problems.map(
+        (p) => p.problem,
+      ),
+    ).toEqual([
+      "pct=101 is not a percentage",
+      "adkim=x is not an alignment mode",
+      'rua URI "ftp://x.example" has the scheme ftp:, which receivers do not send reports to (RFC 7489 §6.2: mailto: is the one every receiver supports)',
+    ]);
+  });
+});
+
+describe("which TXT records present themselves as DMARC", () => {
+  it.each([
+    ["v=DMARC1; p=none", true],
+    ["v=DMARC1", true],
+    ["v = DMARC1 ;p=none", true],
+    ["v=DMARC1p=none", false],
+    ["v=spf1 -all", false],
+    [" v=DMARC1; p=none", false],
+    ["x v=DMARC1", false],
+  ] as const)("%j: %s", (content, expected) => {
+    expect(isDmarcRecord(content)).toBe(expected);
   });
 });

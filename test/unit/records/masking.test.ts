@@ -259,9 +259,91 @@ describe("which records are secret", () => {
     );
   });
 
+  it("masks a secret that starts with another secret whole, not as a mask and a visible tail", () => {
+    const short = { name: "_a", type: "TXT", content: "token-abcdef" };
+    const long = { name: "_b", type: "TXT", content: "token-abcdef-9876543" };
+    // Either order of the records: the longer secret is matched first.
+    for (const records of [
+      [short, long],
+      [long, short],
+    ]) {
+      const secrets = secretsOfRecords(records);
+      expect(maskText("was token-abcdef-9876543, now token-abcdef", secrets)).toBe(
+        `was ${MASK}, now ${MASK}`,
+      );
+    }
+  });
+
+  it("masks secrets whatever their letter case, and characters of a pattern as themselves", () => {
+    const secrets = secretsOfRecords([{ name: "_k", type: "TXT", content: "Key(1)+[x].*|y/z-q^$?{2}" }]);
+    expect(maskText("content KEY(1)+[X].*|Y/Z-Q^$?{2} at _K", secrets)).toBe(`content ${MASK} at ${MASK}`);
+    // Its characters are not a pattern: a text they would match as one is not masked.
+    expect(maskText("Key1xxxx", secrets)).toBe("Key1xxxx");
+  });
+
+  it("keeps blank values, record types and ids out of the secrets, and words shorter than 7 characters", () => {
+    const secrets = secretsOfRecords([
+      { name: " ", type: "TXT", content: "v=spf1 a:mail.hidden.example -all", key: "k1", recordId: "r42" },
+    ]);
+    expect(maskText("TXT r42 k1 v=spf1 -all", secrets)).toBe("TXT r42 k1 v=spf1 -all");
+    expect(maskText("a:mail.hidden.example", secrets)).toBe(MASK);
+    // A record given as a bare text is itself the secret.
+    expect(maskText("a s3cret-text here", secretsOfRecords(["s3cret-text", 5, null]))).toBe(`a ${MASK} here`);
+  });
+
+  it("joins the secrets of the state and of the program: each masks, and none when neither has any", () => {
+    const a = secretsOfRecords([{ name: "_a", type: "TXT", content: "old-secret-1" }]);
+    const b = secretsOfRecords([{ name: "_b", type: "MX", content: "new-secret.example", priority: 7 }]);
+    const both = unionOf(a, b);
+    expect(maskText("old-secret-1 -> new-secret.example (7)", both)).toBe(`${MASK} -> ${MASK} (${MASK})`);
+    expect(unionOf(NO_SECRETS, b)).toBe(b);
+    expect(unionOf(a, NO_SECRETS)).toBe(a);
+    expect(maskText("old-secret-1", unionOf(NO_SECRETS, NO_SECRETS))).toBe("old-secret-1");
+  });
+
+  it("masks a secret number in a correction, and leaves the same number of another field shown", () => {
+    const srv = {
+      name: "_sip._tcp",
+      type: "SRV",
+      content: "sip.example.net",
+      priority: 10,
+      weight: 5,
+      port: 5060,
+    };
+    const secrets = secretsOf({ records: [srv], secretRecords: ["0:port"] });
+    expect(describeMasked(srv as RecordSpec, secrets)).toBe(`_sip._tcp SRV 10 5 ${MASK} sip.example.net`);
+  });
+
   it("says a held record's change and a vanished record without its secret", () => {
     const [held] = heldOf([txt as RecordSpec]) as [HeldRecord];
     const secrets = secretsOfRecords([txt]);
     expect(describeMasked(held, secrets)).toBe(`${MASK} TXT ${MASK}`);
+  });
+});
+
+describe("masking at its edges", () => {
+  it("writes a secret as the text [secret]", () => {
+    expect(maskText("token s3cret-text", secretsOfRecords(["s3cret-text"]))).toBe("token [secret]");
+  });
+
+  it("a secret record of blank values only masks nothing, and garbles no line", () => {
+    const secrets = secretsOfRecords([{ name: " ", type: "TXT", content: "  " }]);
+    expect(maskText("www A 192.0.2.1", secrets)).toBe("www A 192.0.2.1");
+  });
+
+  it("masks a word of a secret content from 7 characters on, not one of 6", () => {
+    const secrets = secretsOfRecords([{ name: "@", type: "TXT", content: "v=spf1 mx:host -all" }]);
+    expect(maskText("lookups: mx:host", secrets)).toBe(`lookups: ${MASK}`);
+    expect(maskText("v=spf1 first", secrets)).toBe("v=spf1 first");
+  });
+
+  it("reads a mark of a record past the tenth (`10:content`)", () => {
+    const records = Array.from({ length: 11 }, (_, i) => ({
+      name: `n${i}`,
+      type: "TXT",
+      content: `value-${i}-text`,
+    }));
+    const secrets = secretsOf({ records, secretRecords: ["10:content"] });
+    expect(maskText("value-10-text and value-9-text", secrets)).toBe(`${MASK} and value-9-text`);
   });
 });

@@ -1,0 +1,271 @@
+/**
+ * Mutation testing of provider/ (StrykerJS, stryker.config.mjs), over its committed incremental
+ * report (bench/results/mutation/stryker-incremental.json).
+ *
+ *   npm run mutate                         every module of the report whose code or tests changed since
+ *   npm run mutate -- provider/checks      the modules of a folder (or files), re-tested incrementally
+ *   npm run mutate -- --all                every module of provider/
+ *   npm run mutate -- --ci                 as the first form, then fail below the floor (scripts/test.sh)
+ *   npm run mutate -- --report             only rewrite bench/results/mutation.md from the report
+ *
+ * A module is run with its own test files: those named after it (test/unit/<area>/<module>*.test.ts,
+ * test/provider/...) and those that import it directly; not every test that reaches it through the
+ * package: the score says what the module's own tests pin.
+ * The floor (DECISIONS.md, "Test strength"): killed and timed-out mutants over the valid ones, 90%
+ * per module. A mutant shown to be equivalent is disabled in the source by a `Stryker disable`
+ * comment that gives the reason; it is then listed as such, and counts in no score.
+ */
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const REPORT = "bench/results/mutation/stryker-incremental.json";
+const SUMMARY = "bench/results/mutation.md";
+const FLOOR = 90;
+const TEST_DIRS = ["test/unit", "test/provider", "test/conformance"];
+/** Modules other engineers rewrote this round: their scores are shown, marked so. */
+const BEING_REWRITTEN = [
+  /^provider\/(import|cli|restore|settings|host|plugin|errors)\//,
+  /^provider\/records\/(digest|run|plan|provider|vanished)\.ts$/,
+  /^provider\/checks\/(spf|ownership)\.ts$/,
+  /^provider\/dynamic\/owners\.ts$/,
+];
+
+/** A mutant of the report (mutation-testing-report-schema), the fields this script reads. */
+interface Mutant {
+  readonly id: string;
+  readonly mutatorName: string;
+  readonly replacement?: string;
+  readonly status: string;
+  readonly statusReason?: string;
+  readonly location: { readonly start: { readonly line: number; readonly column: number } };
+}
+/** The incremental report: every mutated file and test file with the source it was run on. */
+interface Report {
+  readonly files: Record<string, { readonly source: string; readonly mutants: readonly Mutant[] }>;
+  readonly testFiles?: Record<string, { readonly source: string }>;
+}
+/** A module's counts and score. */
+interface Score {
+  readonly file: string;
+  readonly killed: number;
+  readonly timeout: number;
+  readonly survived: readonly Mutant[];
+  readonly noCoverage: readonly Mutant[];
+  readonly ignored: readonly Mutant[];
+  readonly invalid: number;
+  readonly score: number;
+}
+
+const read = (file: string): string | undefined => {
+  try {
+    return fs.readFileSync(path.join(root, file), "utf8");
+  } catch {
+    return undefined;
+  }
+};
+
+function readReport(): Report {
+  const text = read(REPORT);
+  return text === undefined ? { files: {}, testFiles: {} } : (JSON.parse(text) as Report);
+}
+
+function walk(dir: string, keep: (file: string) => boolean): string[] {
+  const out: string[] = [];
+  if (!fs.existsSync(path.join(root, dir))) return out;
+  for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
+    const rel = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) out.push(...walk(rel, keep));
+    else if (keep(rel)) out.push(rel);
+  }
+  return out.sort();
+}
+
+/** The modules Stryker mutates (stryker.config.mjs): provider's TypeScript, generated JSON aside. */
+function modules(): string[] {
+  return walk("provider", (file) => file.endsWith(".ts") && !file.endsWith(".d.ts"));
+}
+
+/** The provider modules a test file imports directly (relative imports, or the package's name). */
+function importsOf(testFile: string, source: string): string[] {
+  const out: string[] = [];
+  for (const [, spec] of source.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)) {
+    if (spec === undefined) continue;
+    let target: string | undefined;
+    if (spec === "pulumi-domainapi") target = "provider/index";
+    else if (spec === "pulumi-domainapi/impl") target = "provider/dynamic/impl";
+    else if (spec.startsWith(".")) target = path.posix.join(path.posix.dirname(testFile), spec);
+    if (target === undefined || !target.startsWith("provider/")) continue;
+    target = target.replace(/\.(js|ts)$/, "");
+    for (const candidate of [`${target}.ts`, `${target}/index.ts`])
+      if (read(candidate) !== undefined) out.push(candidate);
+  }
+  return out;
+}
+
+/** Each module with the test files that import it directly. */
+function testsByModule(): Map<string, string[]> {
+  const map = new Map<string, string[]>();
+  const tests = TEST_DIRS.flatMap((dir) =>
+    walk(dir, (file) => /\.test\.ts$/.test(file) && !path.basename(file).startsWith("pending-")),
+  );
+  for (const test of tests) {
+    // A test named after its module (docs/development.md, "Tests") may reach it through another.
+    const [, area, name] = /^test\/(?:unit|provider)\/(.+)\/([^/.]+)(?:\.[^/]+)?\.test\.ts$/.exec(test) ?? [];
+    const named =
+      area === undefined ? [] : [`provider/${area}/${name}.ts`].filter((m) => read(m) !== undefined);
+    for (const module of [...named, ...importsOf(test, read(test) ?? "")]) {
+      const list = map.get(module) ?? [];
+      if (!list.includes(test)) list.push(test);
+      map.set(module, list);
+    }
+  }
+  return map;
+}
+
+/**
+ * The modules of the report whose code, or whose tests, differ from what it was made from. A module
+ * the report does not hold yet is not among them: its first run is a whole one (`npm run mutate --
+ * <module>`), listed in mutation.md as not yet run, and too long for CI's budget.
+ */
+function changedModules(report: Report, tests: Map<string, string[]>): string[] {
+  return modules().filter((module) => {
+    if (!(module in report.files)) return false;
+    if (report.files[module]?.source !== read(module)) return true;
+    return (tests.get(module) ?? []).some((test) => report.testFiles?.[test]?.source !== read(test));
+  });
+}
+
+function scoreOf(file: string, mutants: readonly Mutant[]): Score {
+  const by = (status: string) => mutants.filter((m) => m.status === status);
+  const killed = by("Killed").length;
+  const timeout = by("Timeout").length;
+  const survived = by("Survived");
+  const noCoverage = by("NoCoverage");
+  const valid = killed + timeout + survived.length + noCoverage.length;
+  return {
+    file,
+    killed,
+    timeout,
+    survived,
+    noCoverage,
+    ignored: by("Ignored"),
+    invalid: by("CompileError").length + by("RuntimeError").length,
+    score: valid === 0 ? 100 : (100 * (killed + timeout)) / valid,
+  };
+}
+
+function scores(report: Report): Score[] {
+  return Object.entries(report.files)
+    .filter(([file]) => read(file) !== undefined)
+    .map(([file, { mutants }]) => scoreOf(file, mutants))
+    .sort((a, b) => a.file.localeCompare(b.file));
+}
+
+const rewritten = (file: string) => BEING_REWRITTEN.some((pattern) => pattern.test(file));
+const fmt = (score: number) => `${Math.floor(score * 10) / 10}%`;
+
+function lineOf(source: string, line: number): string {
+  const text = (source.split("\n")[line - 1] ?? "").trim();
+  return text.length > 90 ? `${text.slice(0, 87)}...` : text;
+}
+
+/** Writes bench/results/mutation.md from the report: the score per module, then every survivor. */
+function writeSummary(report: Report): void {
+  const all = scores(report);
+  const missing = modules().filter((module) => !(module in report.files));
+  const lines = [
+    "# Mutation scores of provider/",
+    "",
+    `Written by \`npm run mutate\` (scripts/mutation.ts) from \`${REPORT}\`; do not edit by hand.`,
+    `Score: killed and timed-out mutants over valid ones (survived and not covered); floor ${FLOOR}%.`,
+    "Each module is run with its own test files (named after it, or importing it). Mutants that do not type-check",
+    "are not counted; mutants shown to be equivalent are disabled in the source with the reason, and",
+    "listed below.",
+    "",
+    "| Module | Score | Killed | Timed out | Survived | No coverage | Equivalent | Note |",
+    "|---|---:|---:|---:|---:|---:|---:|---|",
+    ...all.map((s) => {
+      const notes = [
+        s.score < FLOOR ? "**below the floor**" : "",
+        rewritten(s.file) ? "being rewritten this round" : "",
+      ];
+      return `| \`${s.file}\` | ${fmt(s.score)} | ${s.killed} | ${s.timeout} | ${s.survived.length} | ${s.noCoverage.length} | ${s.ignored.length} | ${notes.filter(Boolean).join("; ")} |`;
+    }),
+    "",
+  ];
+  if (missing.length > 0) {
+    lines.push("## Not yet run", "", ...missing.map((m) => `- \`${m}\``), "");
+  }
+  lines.push("## Survivors and equivalent mutants", "");
+  for (const s of all) {
+    const listed = [
+      ...s.survived.map((m) => [m, "survived"] as const),
+      ...s.noCoverage.map((m) => [m, "no test covers it"] as const),
+      ...s.ignored.map((m) => [m, `equivalent: ${m.statusReason ?? "(no reason given)"}`] as const),
+    ].sort(([a], [b]) => a.location.start.line - b.location.start.line);
+    if (listed.length === 0) continue;
+    lines.push(`### \`${s.file}\``, "");
+    const source = report.files[s.file]!.source;
+    for (const [m, why] of listed) {
+      const replacement = (m.replacement ?? "").replaceAll("\n", " ").slice(0, 60);
+      lines.push(
+        `- line ${m.location.start.line} (${m.mutatorName} -> \`${replacement.replaceAll("`", "'")}\`): ${why}; in \`${lineOf(source, m.location.start.line).replaceAll("`", "'")}\``,
+      );
+    }
+    lines.push("");
+  }
+  fs.writeFileSync(path.join(root, SUMMARY), lines.join("\n"));
+}
+
+function stryker(mutate: readonly string[], testFiles: readonly string[]): number {
+  const bin = path.join(root, "node_modules", ".bin", "stryker");
+  const args = ["run", "--mutate", mutate.join(","), "--incremental"];
+  if (testFiles.length > 0) args.push("--testFiles", testFiles.join(","));
+  console.log(`mutation: stryker ${args.join(" ")}`);
+  return spawnSync(bin, args, { cwd: root, stdio: "inherit" }).status ?? 1;
+}
+
+function main(argv: readonly string[]): number {
+  const started = Date.now();
+  const ci = argv.includes("--ci");
+  const tests = testsByModule();
+  if (argv.includes("--report")) {
+    writeSummary(readReport());
+    return 0;
+  }
+  const named = argv.filter((arg) => !arg.startsWith("--"));
+  const before = readReport();
+  const targets = argv.includes("--all")
+    ? modules()
+    : named.length > 0
+      ? modules().filter((m) => named.some((n) => m === n || m.startsWith(`${n.replace(/\/$/, "")}/`)))
+      : changedModules(before, tests);
+  const unrun = modules().filter((m) => !(m in before.files)).length;
+  if (unrun > 0 && named.length === 0) console.log(`mutation: ${unrun} module(s) not yet in ${REPORT}`);
+  if (targets.length === 0) {
+    console.log(
+      `mutation: no module of provider/ or test of one changed since ${REPORT} (${Date.now() - started} ms)`,
+    );
+    return 0;
+  }
+  console.log(`mutation: ${targets.length} module(s): ${targets.join(" ")}`);
+  // Stryker runs each module's direct tests only; a module no test imports has every mutant uncovered.
+  const testFiles = [...new Set(targets.flatMap((m) => tests.get(m) ?? []))].sort();
+  if (testFiles.length === 0) {
+    console.error("mutation: no test file imports these modules; every mutant would survive");
+    return ci ? 1 : 0;
+  }
+  const status = stryker(targets, testFiles);
+  if (status !== 0) return status;
+  const report = readReport();
+  writeSummary(report);
+  const below = scores(report).filter((s) => targets.includes(s.file) && s.score < FLOOR);
+  for (const s of below)
+    console.error(`mutation: ${s.file} scores ${fmt(s.score)}, below the floor of ${FLOOR}% (${SUMMARY})`);
+  console.log(`mutation: done in ${Math.round((Date.now() - started) / 1000)} s`);
+  return below.length > 0 ? 1 : 0;
+}
+
+process.exitCode = main(process.argv.slice(2));

@@ -1,0 +1,30 @@
+// Mutation testing of provider/ (docs/development.md, "Mutation testing"):
+// `npm run mutate` (all of provider/), `npm run mutate -- --mutate 'provider/checks/**'` (a folder).
+// The incremental report is committed: a run re-tests only the mutants of changed code or tests.
+/** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
+export default {
+  packageManager: "npm",
+  testRunner: "vitest",
+  // The fast projects only (vitest.mutation.config.mts); `related` runs the tests that import a file.
+  vitest: { configFile: "vitest.mutation.config.mts", related: true },
+  // A mutant that does not type-check is no bug a user could ship: the checker discards it.
+  checkers: ["typescript"],
+  tsconfigFile: "tsconfig.mutation.json",
+  coverageAnalysis: "perTest",
+  // Generated files (plugin/schema.json) are not TypeScript and so not mutated.
+  mutate: ["provider/**/*.ts", "!provider/**/*.d.ts"],
+  ignorePatterns: ["dist", "test/.work", "bench/.work", "bench/results", "sdk", ".stryker-tmp"],
+  incremental: true,
+  incrementalFile: "bench/results/mutation/stryker-incremental.json",
+  reporters: ["clear-text", "progress", "json"],
+  jsonReporter: { fileName: "test/.work/mutation/report.json" },
+  clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
+  // Two type checkers and two test runners: the tests wait on timers and loopback more than they compute.
+  concurrency: 4,
+  // Generous: on a loaded machine a normal run of a few files can take tens of seconds, and a
+  // timed-out mutant counts as detected.
+  timeoutMS: 60_000,
+  thresholds: { high: 95, low: 90, break: null },
+  tempDirName: ".stryker-tmp",
+  cleanTempDir: "always",
+};

@@ -1,0 +1,28 @@
+// The tests mutation testing runs (stryker.config.json): the fast projects of vitest.config.mts,
+// never the end-to-end one (a mutant of provider/ would start the Pulumi engine).
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: {
+    alias: [
+      {
+        find: /^domainapi-sandbox$/,
+        replacement: fileURLToPath(new URL("./sandbox/src/index.ts", import.meta.url)),
+      },
+    ],
+  },
+  test: {
+    // Instrumented code runs slower than the code itself.
+    testTimeout: 30_000,
+    projects: [
+      { test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
+      {
+        test: {
+          name: "sandbox",
+          include: ["test/provider/**/*.test.ts", "test/conformance/**/!(pending-)*.test.ts"],
+        },
+      },
+    ],
+  },
+});
