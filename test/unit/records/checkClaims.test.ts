@@ -2,8 +2,15 @@
  * One template, one owner, as the plugin's Check claims it (provider/records/checkClaims.ts): what
  * claims a template and what does not, and how the refusal names the resources of a URN.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { type ChildProcess, fork } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { buildSync } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MachineClaim } from "../../../provider/host/claims";
 import { UNKNOWN } from "../../../provider/host/engine";
+import { STATE_DIR_ENV } from "../../../provider/host/machineFiles";
 import { configureFrom } from "../../../provider/host/session";
 import { TOKENS } from "../../../provider/manifest";
 import { RESOURCES } from "../../../provider/operations";
@@ -77,5 +84,70 @@ describe("the plugin's Check claims a template per resource", () => {
       records: [{ name: "mail", type: "A", content: "192.0.2.2" }],
     });
     expect(third.failures ?? []).toEqual([]);
+  });
+});
+
+describe("across the providers of one deployment (their plugin processes share the machine)", () => {
+  const root = path.resolve(__dirname, "..", "..", "..");
+  let work: string;
+  let saved: string | undefined;
+  const children: ChildProcess[] = [];
+  beforeAll(() => {
+    work = fs.mkdtempSync(path.join(os.tmpdir(), "domainapi-check-claims-"));
+    saved = process.env[STATE_DIR_ENV];
+    process.env[STATE_DIR_ENV] = path.join(work, "state");
+  });
+  afterAll(() => {
+    for (const child of children) child.kill("SIGKILL");
+    if (saved === undefined) delete process.env[STATE_DIR_ENV];
+    else process.env[STATE_DIR_ENV] = saved;
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  /** Another provider's plugin process, alive, that has claimed `claim` through the machine. */
+  async function otherProvider(claim: MachineClaim): Promise<void> {
+    const script = path.join(work, "child.cjs");
+    if (!fs.existsSync(script)) {
+      fs.writeFileSync(
+        path.join(work, "child.ts"),
+        `import { claimOnMachine } from ${JSON.stringify(path.join(root, "provider", "host", "claims"))};
+process.on("message", (claim) => { claimOnMachine(claim as never); process.send?.("claimed"); });`,
+      );
+      buildSync({
+        entryPoints: [path.join(work, "child.ts")],
+        bundle: true,
+        platform: "node",
+        format: "cjs",
+        outfile: script,
+        external: ["@pulumi/pulumi"],
+        logLevel: "silent",
+      });
+    }
+    const child = fork(script, [], {
+      env: { ...process.env },
+      stdio: ["ignore", "ignore", "inherit", "ipc"],
+    });
+    children.push(child);
+    await new Promise<void>((resolve, reject) => {
+      child.once("message", () => resolve());
+      child.once("error", reject);
+      child.send(claim);
+    });
+  }
+
+  it("a template another provider's live process claimed for this stack is refused, naming both", async () => {
+    await otherProvider({
+      urn: urn("theirs"),
+      account: "http://127.0.0.1:9",
+      templateId: "claims-across",
+      purge: true,
+      provider: "other",
+    });
+    const mine = await check(urn("mine"), { templateId: "claims-across", records: [www] });
+    expect(mine.failures).toEqual([{ property: "templateId", reason: expect.stringMatching(/"theirs"/) }]);
+    expect(mine.failures?.[0]?.reason).toMatch(/"mine"/);
+    // Another template of the same account stays free.
+    const free = await check(urn("elsewhere"), { templateId: "claims-across-free", records: [www] });
+    expect(free.failures ?? []).toEqual([]);
   });
 });
