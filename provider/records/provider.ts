@@ -202,7 +202,8 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<pulum
   const secrets = unionOf(unionOf(secretsOf(olds), secretsOf(news)), consulted.secrets);
   const plan = planResource(holding, wanted, consulted.interruption);
   sayInterruption(plan, consulted, wanted.settings.purge, secrets);
-  if (plan.requests.length > 0) announce(plan, secrets);
+  // A record set aside (its add of unknown outcome) may be missing: every preview says so.
+  if (plan.requests.length > 0 || plan.setAside.length > 0) announce(plan, secrets);
   const settingsChanged =
     holding.settings.purge !== wanted.settings.purge ||
     !isDeepStrictEqual(holding.settings.safetyThreshold, wanted.settings.safetyThreshold);

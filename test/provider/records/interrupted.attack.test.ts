@@ -136,6 +136,14 @@ describe("purge: false", () => {
     // hides that it may be missing.
     expect(warning).not.toMatch(/exist twice/);
     expect(warning).toMatch(/www CNAME example\.net\..*(missing|not at all|once or not)/s);
+    const result = (await records.update(id, outs, news)).outs as Props;
+    expect(result.untrackedRecords).toEqual(["www CNAME example.net."]);
+    // Every later preview still says so (docs/behaviour.md: "every `up` says so until it is no
+    // longer declared"): the record may be missing while the program declares it.
+    said.length = 0;
+    const later = { ...result, __provider: PROVIDER };
+    await records.diff(id, later, news);
+    expect(said.join("\n")).toMatch(/www CNAME example\.net\..*unknown outcome/);
   });
 });
 
