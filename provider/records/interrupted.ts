@@ -25,7 +25,7 @@ import {
 } from "../host/journal";
 import { journalAccount } from "../host/session";
 import type { Tracked } from "./fold";
-import { NO_SECRETS, type Secrets, secretsOfRecords } from "./masking";
+import { maskText, NO_SECRETS, type Secrets, secretsOfRecords } from "./masking";
 import type { HeldRecord, Holding, Interruption, KeyedRecord, Plan, PlannedRequest, Settings } from "./plan";
 import { decodeOutputs, encodeOutputs } from "./state";
 
@@ -173,10 +173,10 @@ export function describeJournalRequest(request: JournalRequest | undefined): str
 export class ConcurrentRunError extends DomainApiBaseError {
   static override readonly brand: symbol = Symbol.for("pulumi-domainapi.ConcurrentRunError");
 
-  constructor(templateId: string, entry: JournalEntry, file: string) {
+  constructor(templateId: string, entry: JournalEntry, file: string, secrets: Secrets = NO_SECRETS) {
     super(
       `template ${templateId}: another process (pid ${entry.owner.pid} on ${entry.owner.host}, since ${entry.writtenAt}) ` +
-        `is sending ${describeJournalRequest(entry.inFlight)} to this template for the same resource right now ` +
+        `is sending ${maskText(describeJournalRequest(entry.inFlight), secrets)} to this template for the same resource right now ` +
         `(journal entry ${file}). Two runs on one template undo each other's work, so nothing was sent: ` +
         "wait for that run to end and run `pulumi up` again.",
       "DOMAINAPI_CONCURRENT_RUN",
@@ -271,7 +271,8 @@ export function findInterruption(
   }
   if (found === undefined) return { files: [] };
   if (found.kind === "entry" && ownerIsLive(found.entry.owner)) {
-    const error = new ConcurrentRunError(settings.templateId, found.entry, found.file);
+    // Thrown to the engine as it is: the values the other run marked secret are masked here.
+    const error = new ConcurrentRunError(settings.templateId, found.entry, found.file, secretsOfEntry(found));
     if (refuseLive) throw error;
     return { files: [], warning: error.message };
   }

@@ -319,3 +319,31 @@ describe("secrets in the journal", () => {
     expect(all).not.toContain("s3cr3t");
   });
 });
+
+describe("another live run on the resource", () => {
+  it("the refusal names the request without the secret values it adds", async () => {
+    const { outs, inputs } = await deployed("t-live", [A], true);
+    const news = await checked(
+      { templateId: "t-live", records: [A, TOKEN], secretRecords: ["1:content"] },
+      inputs,
+    );
+    await killed("PATCH", () => records.update("t-live", outs, news));
+    const [file] = journalFiles();
+    const [header, ...rest] = readFileSync(file!, "utf8").split("\n");
+    const parsed = JSON.parse(header!);
+    // The entry now names a process that is alive: this test's parent.
+    writeFileSync(
+      file!,
+      [JSON.stringify({ ...parsed, owner: { pid: process.ppid, host: parsed.owner.host } }), ...rest].join(
+        "\n",
+      ),
+    );
+    const error = await records.update("t-live", outs, news).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toMatch(/another process \(pid \d+ .*a PATCH adding _verify TXT \[secret\]/);
+    expect(error?.message).not.toContain("s3cr3t");
+    expect(sent()).toEqual([]);
+  });
+});
