@@ -65,7 +65,9 @@ export type DomainApiErrorCode =
   /** `EngineGoneError`: the Pulumi engine that started the provider is gone; nothing more is sent. */
   | "DOMAINAPI_ENGINE_GONE"
   /** `ConcurrentRunError`: another live run is sending to the same resource's template. */
-  | "DOMAINAPI_CONCURRENT_RUN";
+  | "DOMAINAPI_CONCURRENT_RUN"
+  /** The intent journal could not be written before a request: nothing was sent. */
+  | "DOMAINAPI_JOURNAL_UNWRITABLE";
 
 /**
  * The base of every error of this package: a stable {@link DomainApiBaseError.code | code}, and an

@@ -30,7 +30,8 @@ import {
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { accountTemplateFile, machineDir } from "./machineFiles";
+import { DomainApiBaseError } from "../errors";
+import { accountTemplateFile, machineDir, STATE_DIR_ENV } from "./machineFiles";
 
 /** The account a journal entry is about: never the key itself. */
 export interface JournalAccount {
@@ -77,6 +78,11 @@ const HeaderSchema = z.strictObject({
   plan: z.string(),
   /** The record ids the resource held when the operation started (what the engine's state says). */
   startIds: z.array(z.string()),
+  /**
+   * The values the program marked secret when the entry was written (the records' masking), so
+   * that the run that reads the entry masks them even after the program has changed them.
+   */
+  secrets: z.strictObject({ texts: z.array(z.string()), numbers: z.array(z.number()) }).optional(),
 });
 
 /** What an entry says of the operation: its first line. */
@@ -166,6 +172,21 @@ function fsyncDir(dir: string): void {
   }
 }
 
+/** Thrown when the journal cannot be written: the request it was to record was not sent. */
+export class JournalUnwritableError extends DomainApiBaseError {
+  static override readonly brand: symbol = Symbol.for("pulumi-domainapi.JournalUnwritableError");
+
+  constructor(dir: string, cause: unknown) {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    super(
+      `cannot write the intent journal in ${dir} (${why}), so nothing was sent: a request sent unrecorded could ` +
+        `not be recovered if this run were interrupted. Make that directory writable, or set ${STATE_DIR_ENV} to a ` +
+        `writable directory (docs/behaviour.md, "Interrupted runs").`,
+      "DOMAINAPI_JOURNAL_UNWRITABLE",
+    );
+  }
+}
+
 /**
  * Starts the entry of one operation: its first line and first steps, flushed to disk before this
  * returns. A new entry is created in place (`wx`: a crash of the machine while it is written can only
@@ -174,10 +195,19 @@ function fsyncDir(dir: string): void {
  * renamed over it, the directory flushed), so that a crash leaves the old entry or the new one.
  *
  * @returns the file written
+ * @throws JournalUnwritableError naming the directory and the fix; nothing may be sent then
  */
 export function startEntry(header: JournalHeader, steps: readonly JournalStep[] = []): string {
-  const file = entryFile(header.account.baseUrl, header.templateId, header.resource);
   const dir = templateDir(header.account.baseUrl, header.templateId);
+  try {
+    return writeEntry(header, steps, dir);
+  } catch (err) {
+    throw new JournalUnwritableError(dir, err);
+  }
+}
+
+function writeEntry(header: JournalHeader, steps: readonly JournalStep[], dir: string): string {
+  const file = entryFile(header.account.baseUrl, header.templateId, header.resource);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const lines = [HeaderSchema.parse(header), ...steps.map((step) => StepSchema.parse(step))];
   const text = lines.map((line) => `${JSON.stringify(line)}\n`).join("");
@@ -209,14 +239,20 @@ function writeFlushed(file: string, flags: "w" | "wx", text: string): void {
  * is there before the request leaves; what an answer proved (`learnt`) is not waited for: lost in a
  * crash, the request reads as in flight, the safe side. Appending keeps each step's cost to its own
  * size (a create of 1,000 records without purge is 1,000 requests).
+ *
+ * @throws JournalUnwritableError naming the directory and the fix; nothing may be sent then
  */
 export function appendStep(file: string, step: JournalStep): void {
-  const fd = openSync(file, "a", 0o600);
   try {
-    writeSync(fd, `${JSON.stringify(step)}\n`);
-    if ("sent" in step) fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    const fd = openSync(file, "a", 0o600);
+    try {
+      writeSync(fd, `${JSON.stringify(step)}\n`);
+      if ("sent" in step) fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    throw new JournalUnwritableError(join(file, ".."), err);
   }
 }
 
@@ -228,7 +264,8 @@ export function removeEntry(file: string): void {
   try {
     unlinkSync(file);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    // ENOTDIR: a state directory that is a file holds no entry.
+    if (!["ENOENT", "ENOTDIR"].includes((err as NodeJS.ErrnoException).code ?? "")) throw err;
   }
   try {
     // The template's directory goes with its last entry: a machine that served many templates
@@ -249,7 +286,8 @@ export function readEntry(file: string): Found | undefined {
   try {
     text = readFileSync(file, "utf8");
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    // ENOTDIR: a part of the path is a file, so no entry was ever written there.
+    if (["ENOENT", "ENOTDIR"].includes((err as NodeJS.ErrnoException).code ?? "")) return undefined;
     return { kind: "corrupt", file, reason: (err as Error).message };
   }
   const lines = text.split("\n");

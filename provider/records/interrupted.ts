@@ -25,6 +25,7 @@ import {
 } from "../host/journal";
 import { journalAccount } from "../host/session";
 import type { Tracked } from "./fold";
+import { maskText, NO_SECRETS, type Secrets, secretsOfRecords } from "./masking";
 import type { HeldRecord, Holding, Interruption, KeyedRecord, Plan, PlannedRequest, Settings } from "./plan";
 import { decodeOutputs, encodeOutputs } from "./state";
 
@@ -56,8 +57,11 @@ export interface JournalScope {
 
 /** What the run loop writes to: one resource's entry, before each request. */
 export interface RunJournal {
-  /** Records, durably, that `request` is about to be sent, with what the run has proven so far. */
-  sending(tracked: Tracked, request: PlannedRequest, plan: string): void;
+  /**
+   * Records, durably, that `request` is about to be sent, with what the run has proven so far and
+   * the values the program marked secret (the run that reads the entry masks them too).
+   */
+  sending(tracked: Tracked, request: PlannedRequest, plan: string, secrets?: Secrets): void;
   /** Removes the entry and the entries this operation took over: the engine gets the outcome now. */
   clear(): void;
 }
@@ -118,7 +122,7 @@ export function openJournal(scope: JournalScope, adopted: readonly string[] = []
   const own = entryFile(account.baseUrl, settings.templateId, resource);
   let last: Tracked | undefined;
   return {
-    sending(tracked, request, plan) {
+    sending(tracked, request, plan, secrets = NO_SECRETS) {
       const step: JournalStep = { sent: requestOf(request) };
       if (last === undefined) {
         // What the run starts from may already differ from the engine's state (an adopted entry).
@@ -135,6 +139,9 @@ export function openJournal(scope: JournalScope, adopted: readonly string[] = []
             writtenAt: new Date().toISOString(),
             plan,
             startIds,
+            ...(secrets.pattern === undefined
+              ? {}
+              : { secrets: { texts: [...secrets.texts], numbers: [...secrets.numbers] } }),
           },
           [start, step],
         );
@@ -166,10 +173,10 @@ export function describeJournalRequest(request: JournalRequest | undefined): str
 export class ConcurrentRunError extends DomainApiBaseError {
   static override readonly brand: symbol = Symbol.for("pulumi-domainapi.ConcurrentRunError");
 
-  constructor(templateId: string, entry: JournalEntry, file: string) {
+  constructor(templateId: string, entry: JournalEntry, file: string, secrets: Secrets = NO_SECRETS) {
     super(
       `template ${templateId}: another process (pid ${entry.owner.pid} on ${entry.owner.host}, since ${entry.writtenAt}) ` +
-        `is sending ${describeJournalRequest(entry.inFlight)} to this template for the same resource right now ` +
+        `is sending ${maskText(describeJournalRequest(entry.inFlight), secrets)} to this template for the same resource right now ` +
         `(journal entry ${file}). Two runs on one template undo each other's work, so nothing was sent: ` +
         "wait for that run to end and run `pulumi up` again.",
       "DOMAINAPI_CONCURRENT_RUN",
@@ -185,6 +192,16 @@ export interface JournalFinding {
   files: string[];
   /** What to say before anything else. */
   warning?: string;
+  /** The values the entry's run had marked secret: every line about it masks them. */
+  secrets?: Secrets;
+}
+
+/** The secrets an entry recorded, as masking reads them. */
+function secretsOfEntry(found: Found): Secrets {
+  if (found.kind !== "entry" || found.entry.secrets === undefined) return NO_SECRETS;
+  const { texts, numbers } = found.entry.secrets;
+  // Each text as a name and each number as a priority: masked wherever a line quotes them.
+  return secretsOfRecords([...texts, ...numbers.map((priority) => ({ type: "MX", priority }))]);
 }
 
 const sameIds = (a: readonly string[], b: readonly string[]) =>
@@ -254,17 +271,23 @@ export function findInterruption(
   }
   if (found === undefined) return { files: [] };
   if (found.kind === "entry" && ownerIsLive(found.entry.owner)) {
-    const error = new ConcurrentRunError(settings.templateId, found.entry, found.file);
+    // Thrown to the engine as it is: the values the other run marked secret are masked here.
+    const error = new ConcurrentRunError(settings.templateId, found.entry, found.file, secretsOfEntry(found));
     if (refuseLive) throw error;
     return { files: [], warning: error.message };
   }
-  return { interruption: interruptionOf(found, startIds), files: [found.file] };
+  return {
+    interruption: interruptionOf(found, startIds),
+    files: [found.file],
+    secrets: secretsOfEntry(found),
+  };
 }
 
 /**
  * What the first operation that finds an interruption says, before anything else: that the
  * interrupted request's outcome is unknown, and what the plan does about it. Without purge, the
- * records that may now exist twice, and how to remove the copy (no request can find it).
+ * records whose add may or may not have been applied (each is there once or missing: they are not
+ * added again), and how to check them.
  */
 export function interruptionWarning(plan: Plan, interruption: Interruption, purge: boolean): string {
   const t = `template ${plan.templateId}`;
@@ -279,9 +302,10 @@ export function interruptionWarning(plan: Plan, interruption: Interruption, purg
   const twice =
     doubled.length === 0
       ? ""
-      : ` These records may now exist twice in the template: ${doubled.join("; ")}. The API cannot list a template's records, ` +
-        "so no request can find the copy: delete the extra one by hand in the registrar's panel. The resource does not add " +
-        "them again and its state does not claim them (they stay listed as of unknown outcome).";
+      : ` Whether the API applied the add of these records is unknown: ${doubled.join("; ")}. Each is now in the template ` +
+        "once, or missing: the resource does not add them again (a second copy could never be found, as the API cannot " +
+        "list a template's records) and its state does not claim them (they stay listed as of unknown outcome). Check " +
+        "them in the registrar's panel and add one that is missing there by hand.";
   const verifies =
     plan.requests[0]?.method === "PATCH" && plan.requests[0].corrections.some((c) => c.kind === "verify");
   return `${head}.${twice} Recovering: ${plan.text}${verifies ? " (the first request verifies every record the state holds)" : ""}.`;
@@ -293,6 +317,8 @@ export interface Consulted {
   interruption?: Interruption;
   /** Said before anything else (another live run on the resource, in a preview). */
   warning?: string;
+  /** The values an interrupted run had marked secret: the caller masks them in every line too. */
+  secrets: Secrets;
   /** The journal of this operation, under the resource id it writes (none for a preview's diff). */
   journal(resource: string): RunJournal | undefined;
 }
@@ -317,7 +343,7 @@ export function consultJournal(input: {
   try {
     account = journalAccount();
   } catch (err) {
-    if (operation === "diff") return { journal: () => undefined };
+    if (operation === "diff") return { secrets: NO_SECRETS, journal: () => undefined };
     throw err;
   }
   const finding = findInterruption(
@@ -330,6 +356,17 @@ export function consultJournal(input: {
   );
   const requested =
     finding.interruption === undefined && declared !== undefined && rewriteRequested(settings.templateId);
+  const rewrite = process.env[REWRITE_ENV];
+  // A typo in the one-run switch would rewrite nothing, silently: each preview names what it skips.
+  const unnamed =
+    operation === "diff" &&
+    rewrite !== undefined &&
+    declared !== undefined &&
+    !rewriteRequested(settings.templateId)
+      ? `template ${settings.templateId}: ${REWRITE_ENV}=${rewrite} does not name this template, so it is not rewritten ` +
+        `(name it by its template id, ${settings.templateId}, or use all).`
+      : undefined;
+  const warning = [finding.warning, unnamed].filter((w) => w !== undefined).join("\n");
   const interruption: Interruption | undefined =
     finding.interruption ??
     (requested
@@ -338,7 +375,8 @@ export function consultJournal(input: {
   const startIds = (holding?.held ?? []).map((r) => r.recordId);
   return {
     ...(interruption ? { interruption } : {}),
-    ...(finding.warning ? { warning: finding.warning } : {}),
+    ...(warning !== "" ? { warning } : {}),
+    secrets: finding.secrets ?? NO_SECRETS,
     journal: (id) =>
       operation === "diff"
         ? undefined

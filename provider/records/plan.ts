@@ -448,9 +448,9 @@ export function interruptedHolding(
  * - a removal removes what is held; with purge and adds of unknown outcome, by a PUT of no records;
  * - with purge, one PUT of every declared record: the only request sure to leave the template
  *   exactly as declared, whatever the interrupted request did (every id is new);
- * - without purge, the declared records whose add is of unknown outcome are set aside (they may
- *   exist twice: the warning names them); when the interrupted request named held records, the
- *   first PATCH verifies every held record even when nothing else changes, so that a delete of it
+ * - without purge, the declared records whose add is of unknown outcome are set aside (each is
+ *   there once or missing; adding it again could make a copy nothing finds: the warning names
+ *   them); when the interrupted request named held records, the first PATCH verifies every held record even when nothing else changes, so that a delete of it
  *   is found (a 404) and what it removed is added again. The state claims no record that was not
  *   proven.
  * A `DOMAINAPI_REWRITE` request changes only a resource with purge (without purge the template is

@@ -198,11 +198,12 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<pulum
   const wanted = containsUnknown(settings) ? undefined : decodeInputs(news, containsUnknown);
   if (wanted === undefined) return { changes: true };
   const holding = decodeOutputs(olds);
-  const secrets = unionOf(secretsOf(olds), secretsOf(news));
   const consulted = consult("diff", _id, holding, wanted);
+  const secrets = unionOf(unionOf(secretsOf(olds), secretsOf(news)), consulted.secrets);
   const plan = planResource(holding, wanted, consulted.interruption);
   sayInterruption(plan, consulted, wanted.settings.purge, secrets);
-  if (plan.requests.length > 0) announce(plan, secrets);
+  // A record set aside (its add of unknown outcome) may be missing: every preview says so.
+  if (plan.requests.length > 0 || plan.setAside.length > 0) announce(plan, secrets);
   const settingsChanged =
     holding.settings.purge !== wanted.settings.purge ||
     !isDeepStrictEqual(holding.settings.safetyThreshold, wanted.settings.safetyThreshold);
@@ -272,9 +273,9 @@ export async function create(inputs: Props): Promise<pulumi.dynamic.CreateResult
   const id = resourceId(wanted.settings);
   const consulted = consult("create", undefined, undefined, wanted);
   const plan = planResource(undefined, wanted, consulted.interruption);
-  sayInterruption(plan, consulted, wanted.settings.purge, secretsOf(inputs));
+  sayInterruption(plan, consulted, wanted.settings.purge, unionOf(secretsOf(inputs), consulted.secrets));
   const held = interruptedHolding(undefined, wanted.settings, consulted.interruption);
-  const holding = { ...held, secrets: NO_SECRETS };
+  const holding = { ...held, secrets: consulted.secrets };
   // With purge a create writes the whole template, so sending it again is already its recovery:
   // it keeps an entry only to take over one it found.
   // `up`'s line of a create: what its PUT replaces (the records follow, each with its new id).
@@ -304,7 +305,7 @@ export async function update(
   const consulted = consult(moved ? "create" : "update", id, before, wanted);
   const plan = planResource(before, wanted, consulted.interruption);
   const held = interruptedHolding(before, wanted.settings, consulted.interruption);
-  const holding = { ...held, secrets: moved ? NO_SECRETS : secretsOf(olds) };
+  const holding = { ...held, secrets: unionOf(moved ? NO_SECRETS : secretsOf(olds), consulted.secrets) };
   const journal = consulted.journal(id);
   return { outs: await outputsOf({ id, plan, holding, wanted, inputs: news, isCreate: false, journal }) };
 }
@@ -315,11 +316,12 @@ export async function delete_(_id: string, props: Props): Promise<void> {
   const before = decodeOutputs(props);
   const consulted = consult("delete", _id, before, undefined);
   const plan = planResource(before, undefined, consulted.interruption);
-  sayInterruption(plan, consulted, before.settings.purge, secretsOf(props));
+  const secrets = unionOf(secretsOf(props), consulted.secrets);
+  sayInterruption(plan, consulted, before.settings.purge, secrets);
   const holding = interruptedHolding(before, before.settings, consulted.interruption);
   const run = await converge(client(), holding, plan, {
     reviewed: reviewedPlans(before.settings),
-    secrets: secretsOf(props),
+    secrets,
     journal: consulted.journal(_id),
   });
   if (run.failure !== undefined) throw run.failure;

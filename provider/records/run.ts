@@ -218,7 +218,7 @@ class Run {
   async #send(request: PlannedRequest): Promise<Outcome> {
     // Nothing is sent once the engine that would hold its outcome is gone.
     assertEngineAlive();
-    this.#options.journal?.sending(this.#tracked, request, this.#planText);
+    this.#options.journal?.sending(this.#tracked, request, this.#planText, this.#secrets);
     const outcome = await send(this.#api, this.#templateId, request);
     const { state, failure } = foldOutcome(this.#tracked, request, outcome);
     this.#tracked = state;

@@ -25,6 +25,11 @@ export interface HoldingProxy {
    * resolves once the sandbox has applied it and answered (the answer is kept from the client).
    */
   holdNext(method: string, nth?: number): Promise<void>;
+  /**
+   * Holds the `nth` next `method` request before it reaches the sandbox: resolves once it has been
+   * received (the sandbox has applied nothing of it); `drop` then loses it, `release` forwards it.
+   */
+  holdBefore(method: string, nth?: number): Promise<void>;
   /** Drops the held request's connection without an answer (the client sees a reset). */
   drop(): void;
   /** Lets the held answer through, late. */
@@ -36,7 +41,7 @@ export interface HoldingProxy {
 export async function holdingProxy(target: string): Promise<HoldingProxy> {
   const upstream = new URL(target);
   const seen: Seen[] = [];
-  let hold: { method: string; left: number; held: () => void } | undefined;
+  let hold: { method: string; left: number; held: () => void; before?: boolean } | undefined;
   let heldResponse: ServerResponse | undefined;
   let release: (() => void) | undefined;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -47,34 +52,43 @@ export async function holdingProxy(target: string): Promise<HoldingProxy> {
       const matches = hold !== undefined && hold.method === req.method && --hold.left === 0;
       const holding = matches ? hold : undefined;
       if (holding) hold = undefined;
-      const out = request(
-        {
-          host: upstream.hostname,
-          port: upstream.port,
-          method: req.method,
-          path: req.url,
-          headers: { ...req.headers, host: upstream.host },
-        },
-        (answer) => {
-          const body: Buffer[] = [];
-          answer.on("data", (c: Buffer) => body.push(c));
-          answer.on("end", () => {
-            const answerIt = () => {
-              res.writeHead(answer.statusCode ?? 502, answer.headers);
-              res.end(Buffer.concat(body));
-            };
-            if (holding) {
-              heldResponse = res;
-              release = answerIt;
-              holding.held();
-              return;
-            }
-            answerIt();
-          });
-        },
-      );
-      out.on("error", () => res.destroy());
-      out.end(Buffer.concat(chunks));
+      const forward = () => {
+        const out = request(
+          {
+            host: upstream.hostname,
+            port: upstream.port,
+            method: req.method,
+            path: req.url,
+            headers: { ...req.headers, host: upstream.host },
+          },
+          (answer) => {
+            const body: Buffer[] = [];
+            answer.on("data", (c: Buffer) => body.push(c));
+            answer.on("end", () => {
+              const answerIt = () => {
+                res.writeHead(answer.statusCode ?? 502, answer.headers);
+                res.end(Buffer.concat(body));
+              };
+              if (holding && !holding.before) {
+                heldResponse = res;
+                release = answerIt;
+                holding.held();
+                return;
+              }
+              answerIt();
+            });
+          },
+        );
+        out.on("error", () => res.destroy());
+        out.end(Buffer.concat(chunks));
+      };
+      if (holding?.before) {
+        heldResponse = res;
+        release = forward;
+        holding.held();
+        return;
+      }
+      forward();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -85,6 +99,11 @@ export async function holdingProxy(target: string): Promise<HoldingProxy> {
     holdNext(method, nth = 1) {
       return new Promise<void>((held) => {
         hold = { method, left: nth, held };
+      });
+    },
+    holdBefore(method, nth = 1) {
+      return new Promise<void>((held) => {
+        hold = { method, left: nth, held, before: true };
       });
     },
     drop() {
