@@ -310,7 +310,7 @@ function commitSection(commit: string | undefined): string[] {
  * // + CREATE @ AAAA 2001:db8::10  (new id)
  * // ```
  * //
- * // Plan digest `3f2a9c1e0b7d4a55`
+ * // Plan digest `3f2a9c1e0b7d4a55e61f0c2d9b8a7364`
  */
 export function planMarkdown(
   plans: readonly TemplatePlan[],
