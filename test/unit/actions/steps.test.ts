@@ -230,6 +230,7 @@ function mergedGitHub(options: {
 }): FakeGitHub {
   const pull = {
     number: PR,
+    user: { login: "author" },
     merged_at: "2026-11-26T12:00:00Z",
     merge_commit_sha: MERGE,
     head: { sha: HEAD },
@@ -244,6 +245,7 @@ function mergedGitHub(options: {
           id: 1,
           user: { login: "reviewer" },
           state: "APPROVED",
+          author_association: "MEMBER",
           commit_id: HEAD,
           submitted_at: "2026-11-26T11:00:00Z",
         },
@@ -415,7 +417,7 @@ describe("actions/apply", { timeout: 120_000 }, () => {
     const { body, record } = planned();
     const forged = body.replace(
       /DOMAINAPI_EXPECT_PLAN='[^']*'/,
-      "DOMAINAPI_EXPECT_PLAN='web=0000000000000000'",
+      "DOMAINAPI_EXPECT_PLAN='web=00000000000000000000000000000000'",
     );
     refused(
       applyStep(mergedGitHub({ comments: [restComment("mallory", forged)], record })),
@@ -451,7 +453,7 @@ describe("actions/apply", { timeout: 120_000 }, () => {
     const { body, record } = planned();
     const changed = body.replace(
       /DOMAINAPI_EXPECT_PLAN='([^ ']*)/,
-      "DOMAINAPI_EXPECT_PLAN='$1 extra=0123456789abcdef",
+      "DOMAINAPI_EXPECT_PLAN='$1 extra=0123456789abcdef0123456789abcdef",
     );
     refused(
       applyStep(mergedGitHub({ comments: [restComment(DEFAULT_AUTHOR, changed)], record })),
@@ -481,7 +483,7 @@ describe("actions/apply", { timeout: 120_000 }, () => {
     const { body, record } = planned();
     const hidden = body.replace(
       /```text\nDOMAINAPI_EXPECT_PLAN=[^\n]*\n```/,
-      "<!--\nDOMAINAPI_EXPECT_PLAN='web=0000000000000000'\n-->",
+      "<!--\nDOMAINAPI_EXPECT_PLAN='web=00000000000000000000000000000000'\n-->",
     );
     expect(hidden).not.toBe(body);
     refused(
@@ -492,7 +494,10 @@ describe("actions/apply", { timeout: 120_000 }, () => {
 
   it("a value for a template the comment never shows", () => {
     const { body, record } = planned();
-    const extra = body.replace(/DOMAINAPI_EXPECT_PLAN='/, "DOMAINAPI_EXPECT_PLAN='unshown=0123456789abcdef ");
+    const extra = body.replace(
+      /DOMAINAPI_EXPECT_PLAN='/,
+      "DOMAINAPI_EXPECT_PLAN='unshown=0123456789abcdef0123456789abcdef ",
+    );
     refused(
       applyStep(mergedGitHub({ comments: [restComment(DEFAULT_AUTHOR, extra)], record })),
       /the plan comment is not what run 5002 posted/,
