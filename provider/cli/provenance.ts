@@ -216,10 +216,10 @@ function editedByOthers(comment: PullRequestComment, edits: RecordEdits, author:
   }
   for (const edit of history.nodes) {
     if (edit.deletedAt) {
-      return `an edit of the comment (at ${edit.editedAt ?? "?"}) was deleted from its history at ${edit.deletedAt}: what it changed cannot be seen`;
+      return `an edit of the comment (at ${edit.editedAt ?? "?"}) was deleted from its history at ${edit.deletedAt}: what it changed cannot be seen; preview again for a new comment`;
     }
     if (!isWorkflow(edit.editor, author)) {
-      return `the comment was edited by ${edit.editor?.login ?? "(deleted user)"} at ${edit.editedAt ?? "?"}: only the workflow may change it`;
+      return `the comment was edited by ${edit.editor?.login ?? "(deleted user)"} at ${edit.editedAt ?? "?"}: only the workflow may change it; preview again for a new comment`;
     }
   }
   return undefined;

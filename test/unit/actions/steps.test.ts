@@ -188,10 +188,7 @@ function commentStep(previewDir: string | undefined, head = HEAD, existing: unkn
           id: 901,
           html_url: "https://github.com/octo/dns/pull/7#c901",
         },
-        [`PATCH repos/${REPO}/issues/comments/900`]: {
-          id: 900,
-          html_url: "https://github.com/octo/dns/pull/7#c900",
-        },
+        [`DELETE repos/${REPO}/issues/comments/900`]: "",
       },
       downloads: previewDir ? { [`${PREVIEW_RUN}/dns-preview`]: previewDir } : {},
     },
@@ -349,16 +346,19 @@ describe("actions/plan", { timeout: 120_000 }, () => {
     expect(comment.result.outputs).toEqual({ "preview-failed": "false" });
   });
 
-  it("mode comment: updates the workflow's earlier comment in place, not anyone else's", () => {
+  it("mode comment: posts a new comment and deletes the workflow's earlier one (not anyone else's), never edits one", () => {
+    // An edit by another hand stays in a comment's history: a comment updated in place would be
+    // refused by apply for every later commit once someone had edited it, whatever was previewed.
     const preview = previewStep("update.json");
     const mallory = { ...restComment("mallory", `x ${DEFAULT_MARKER}`), id: 899 };
     const earlier = restComment(DEFAULT_AUTHOR, `### DNS record plan\n\nold\n${DEFAULT_MARKER}`);
     const { result } = commentStep(preview.out, HEAD, [mallory, earlier]);
     expect(result.status).toBe(0);
-    expect(result.gh.filter((c) => c.args.includes("PATCH")).map((c) => c.args[3])).toEqual([
-      `repos/${REPO}/issues/comments/900`,
+    const calls = result.gh.map((c) => c.args.slice(1, 4).join(" "));
+    expect(calls.filter((c) => /--method/.test(c))).toEqual([
+      `--method POST repos/${REPO}/issues/${PR}/comments`,
+      `--method DELETE repos/${REPO}/issues/comments/900`,
     ]);
-    expect(result.gh.some((c) => c.args.includes("POST"))).toBe(false);
   });
 
   it("mode comment: a failed preview is posted with its error, and the step says so for the job to fail", () => {
