@@ -82,7 +82,25 @@ export const BLOCK_WIDTH = 96;
 const PIECES = /\\u\{[0-9A-F]+\}|\\[nrt]|[\s\S]/gu;
 
 /**
- * `line` (already visible) cut into lines of at most `width` characters, so that the end of a long
+ * Code points a monospace block draws much wider than two columns: the Arabic ligatures U+FDFA and
+ * U+FDFD, the two- and three-em dashes, cuneiform and Egyptian hieroglyphs.
+ */
+const EXTRA_WIDE = /[\uFDFA\uFDFD\u2E3A\u2E3B\u{12000}-\u{1254F}\u{13000}-\u{1345F}]/u;
+
+/**
+ * How many columns `piece` takes in a code block, never fewer than a browser draws: ASCII and the
+ * alphabets below U+1100 take one; from U+1100 on (CJK, Hangul, fullwidth forms, emoji; `East_Asian_Width`
+ * W and F are all there) two, a few extra-wide symbols four. Counting a narrow character as wide
+ * only wraps sooner; counting a wide one as narrow would push a value's end off screen.
+ */
+function columns(piece: string): number {
+  const cp = piece.codePointAt(0) ?? 0;
+  if (piece.length > 2 || cp < 0x1100) return [...piece].length;
+  return EXTRA_WIDE.test(piece) ? 4 : 2;
+}
+
+/**
+ * `line` (already visible) cut into lines of at most `width` columns, so that the end of a long
  * value is on screen: each continuation starts with `lead` (the diff sign, so the colour holds) and
  * `↳ `, which no value can put at the start of a line (a value is one line), and the value goes on
  * right after it. No line ends in a space, which would not be seen: the space starts the next line.
@@ -91,13 +109,14 @@ const PIECES = /\\u\{[0-9A-F]+\}|\\[nrt]|[\s\S]/gu;
  * wrapped("+ CREATE @ TXT v=spf1 a +all", 16, "+"); // ["+ CREATE @ TXT v", "+ ↳ =spf1 a +all"]
  */
 export function wrapped(line: string, width = BLOCK_WIDTH, lead = " "): string[] {
-  if ([...line].length <= width) return [line];
+  const pieces = [...line.matchAll(PIECES)].map(([piece]) => piece);
+  if (pieces.reduce((n, piece) => n + columns(piece), 0) <= width) return [line];
   const prefix = `${lead} ↳ `;
   const lines: string[] = [];
   let current: string[] = [];
   let length = 0;
-  for (const [piece] of line.matchAll(PIECES)) {
-    const size = [...piece].length;
+  for (const piece of pieces) {
+    const size = columns(piece);
     if (length > [...prefix].length && length + size > width) {
       const spaces: string[] = [];
       while (current.length > 1 && current.at(-1) === " ") spaces.unshift(current.pop() as string);

@@ -164,6 +164,23 @@ describe("long values are wrapped so that their end is on screen", () => {
     expect(joined).toContain(`-> ${spf}`);
   });
 
+  it("a value of wide characters is wrapped by the columns it takes, not by its code points", () => {
+    // FULLWIDTH LATIN letters (U+FF21-FF3A) are East_Asian_Width F (UAX #11): two columns each in a
+    // monospace block. 60 of them and a +all are 66 code points but 126 columns: off screen unwrapped.
+    const wide = String.fromCodePoint(
+      ...range(0xff21, 0xff3a),
+      ...range(0xff21, 0xff3a),
+      ...range(0xff21, 0xff28),
+    );
+    const content = `v=spf1 ${wide} +all`;
+    expect([...content]).toHaveLength(7 + 60 + 5);
+    const md = markdownOf({ content });
+    const cols = (l: string) => [...l].reduce((n, ch) => n + (/[\uFF01-\uFF60]/.test(ch) ? 2 : 1), 0);
+    expect(blockLines(md).filter((l) => cols(l) > 100)).toEqual([]);
+    const line = blockLines(md).find((l) => l.includes("+all")) ?? "";
+    expect(cols(line.slice(0, line.indexOf("+all") + 4))).toBeLessThanOrEqual(100);
+  });
+
   it("the +all warning of that record is wrapped too, its end on screen", () => {
     const news = { templateId: "web", records: { "@/TXT": { name: "@", type: "TXT", content: spf } } };
     const created = {
