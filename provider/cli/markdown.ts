@@ -48,27 +48,38 @@ export const NOTHING_PLANNED = "No DNS record changes were planned before the fa
  *   nothing as often as a box;
  * - explicitly, the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0; listed although ignorable, since
  *   they are the classic blank "letter") and the braille blank U+2800, a symbol that draws no dot.
- * Other nonspacing marks stay as they are: they draw an accent people see.
+ * Other nonspacing marks stay as they are, one on each character: they draw an accent people see
+ * ({@link DRAWN_OVER} escapes the marks that draw over text instead).
  */
 const INVISIBLE =
   /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Variation_Selector}\p{Cs}\p{Co}\p{Cn}\u115F\u1160\u3164\uFFA0\u2800]/gu;
+
+/**
+ * Marks that draw over text rather than beside it, so that a line shows other than what it says:
+ * a nonspacing mark stacked on another (a pile of them draws over the lines above and below), every
+ * enclosing mark (`Me`: a circle or keycap around a character), and the overlay marks (canonical
+ * combining class 1: the strokes and solidi U+0334-0338, U+20D2-20D3, U+20D8-20DA, U+20E5-20E6,
+ * U+20EA-20EB, U+1CD4, U+1CE2-1CE8), which strike a character through as if it were deleted.
+ */
+const DRAWN_OVER =
+  /(?<=[\p{Mn}\p{Me}])[\p{Mn}\p{Me}]|[\p{Me}\u0334-\u0338\u20D2\u20D3\u20D8-\u20DA\u20E5\u20E6\u20EA\u20EB\u1CD4\u1CE2-\u1CE8]/gu;
 
 /** U+0020 is in `White_Space` and stays itself; the usual controls keep their short escapes. */
 const NAMED_ESCAPES: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t", " ": " " };
 
 /**
- * `text` on one line, every control, invisible or blank character other than U+0020 as a visible
- * escape (`\n`, `\r`, `\u{3164}`).
+ * `text` on one line, every control, invisible or blank character other than U+0020, and every mark
+ * drawn over text ({@link DRAWN_OVER}), as a visible escape (`\n`, `\r`, `\u{3164}`).
  *
  * @example
  * visible("v=spf1 -all\r+ CREATE"); // "v=spf1 -all\\r+ CREATE"
  * visible("a\u3164b"); // "a\\u{3164}b"
+ * visible("e\u0301\u0301"); // "e\u0301\\u{0301}"
  */
 export function visible(text: string): string {
-  return text.replace(
-    INVISIBLE,
-    (ch) => NAMED_ESCAPES[ch] ?? `\\u{${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}}`,
-  );
+  const escape = (ch: string) =>
+    NAMED_ESCAPES[ch] ?? `\\u{${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}}`;
+  return text.replace(INVISIBLE, escape).replace(DRAWN_OVER, escape);
 }
 
 /**

@@ -117,6 +117,24 @@ describe("every blank or invisible character is shown as an escape", () => {
     expect(md).toContain("v=spf1 a:bücher.example a:cafe\u0301.example -all");
   });
 
+  it("marks that draw over text are escaped: piled on each other, enclosing, or striking through", () => {
+    // A pile of combining acute accents (U+0301) draws over the lines above and below; U+0336
+    // COMBINING LONG STROKE OVERLAY draws "+all" struck through, as if deleted; U+20DD COMBINING
+    // ENCLOSING CIRCLE (Me) draws a ring around its character and its neighbours.
+    const pile = `v=spf1 a${"\u0301".repeat(4)} -all`;
+    const struck = "v=spf1 a +\u0336a\u0336l\u0336l\u0336";
+    const ring = "v=spf1 a\u20DD -all";
+    for (const content of [pile, struck, ring]) {
+      const md = markdownOf({ content });
+      expect(md, content).not.toMatch(/[\u0336\u20DD]|\p{Mn}\p{Mn}/u);
+    }
+    expect(markdownOf({ content: pile })).toContain(`a\u0301${"\\u{0301}".repeat(3)} -all`);
+    expect(markdownOf({ content: struck })).toContain("+\\u{0336}a\\u{0336}l\\u{0336}l\\u{0336}");
+    expect(markdownOf({ content: ring })).toContain("a\\u{20DD} -all");
+    // One accent on each letter, as people write them, stays.
+    expect(markdownOf({ content: "cafe\u0301 nai\u0308ve" })).toContain("cafe\u0301 nai\u0308ve");
+  });
+
   // Any code point (lone surrogates too), half of them from the set.
   const anyText = fc
     .array(fc.oneof(blank, fc.integer({ min: 0, max: 0x10ffff })), { maxLength: 40 })
