@@ -239,7 +239,8 @@ function latest(times: readonly (string | null | undefined)[]): string | undefin
  * `undefined` when one did. The plan's time is the latest of the comment's creation, its last
  * update and edit, and the start of the (latest attempt of the) run that posted it; an approval
  * counts only when submitted strictly later, for the merged head commit, not dismissed, and by the
- * repository's owner, a member or a collaborator ({@link APPROVERS}) other than the pull request's author.
+ * repository's owner, a member or a collaborator ({@link APPROVERS}) other than the pull request's author,
+ * who has not asked for changes since.
  */
 function approvedTooEarly(
   commit: string,
@@ -257,14 +258,26 @@ function approvedTooEarly(
     (r) => r.state === "APPROVED" && r.commit_id?.toLowerCase() === commit && r.submitted_at,
   );
   const author = record.pull.user?.login;
+  // A reviewer who asked for changes after approving has taken the approval back (GitHub counts a
+  // reviewer's latest review), even though the approving review keeps its state.
+  const withdrawn = (r: RecordReview) =>
+    record.reviews.some(
+      (later) =>
+        later.state === "CHANGES_REQUESTED" &&
+        later.user?.login === r.user?.login &&
+        Date.parse(later.submitted_at ?? "") >= Date.parse(r.submitted_at as string),
+    );
   const approvals = ofCommit.filter(
     (r) =>
-      APPROVERS.has(r.author_association ?? "") && r.user?.login !== undefined && r.user.login !== author,
+      APPROVERS.has(r.author_association ?? "") &&
+      r.user?.login !== undefined &&
+      r.user.login !== author &&
+      !withdrawn(r),
   );
   if (approvals.length === 0) {
     const ignored = ofCommit.map(
       (r) =>
-        `${r.user?.login ?? "(deleted user)"} (${r.user?.login === author ? "the pull request's author" : (r.author_association ?? "no author_association")})`,
+        `${r.user?.login ?? "(deleted user)"} (${r.user?.login === author ? "the pull request's author" : withdrawn(r) ? "changes requested since" : (r.author_association ?? "no author_association")})`,
     );
     const also =
       ignored.length > 0

@@ -131,7 +131,7 @@ describe("the record of a plan comment", () => {
     );
   });
 
-  it("an approval by someone outside the repository, or by the pull request's author, does not count", () => {
+  it("an approval by someone outside the repository, by the pull request's author, or taken back by a request for changes does not count", () => {
     // On a public repository anyone can submit an APPROVED review (GitHub leaves it out of the
     // required approvals). Re-run the preview after the real approval, have a second account
     // approve: the re-run's plan must not pass as approved.
@@ -153,6 +153,13 @@ describe("the record of a plan comment", () => {
         /^no review approved the merged head commit \w+: .*\(ignored: approvals by (sock|author) \(/,
       );
     }
+    const changes = { ...real, state: "CHANGES_REQUESTED", submitted_at: "2026-11-26T11:40:00Z" };
+    expect(
+      reason(verifiedPlan([comment], selection, { ...base, reviews: [real, changes] })),
+      "approved, then asked for changes",
+    ).toMatch(
+      /^no review approved the merged head commit \w+: .*\(ignored: approvals by r \(changes requested since\)/,
+    );
     for (const association of ["OWNER", "MEMBER", "COLLABORATOR"]) {
       const review = { ...late, author_association: association };
       expect(verifiedPlan([comment], selection, { ...base, run: rerun, reviews: [review] }).ok).toBe(true);
