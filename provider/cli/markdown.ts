@@ -62,6 +62,7 @@ const INVISIBLE =
  * U+20EA-20EB, U+1CD4, U+1CE2-1CE8), which strike a character through as if it were deleted.
  */
 const DRAWN_OVER =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: single code points (the `u` flag), combining marks on purpose
   /(?<=[\p{Mn}\p{Me}])[\p{Mn}\p{Me}]|[\p{Me}\u0334-\u0338\u20D2\u20D3\u20D8-\u20DA\u20E5\u20E6\u20EA\u20EB\u1CD4\u1CE2-\u1CE8]/gu;
 
 /** U+0020 is in `White_Space` and stays itself; the usual controls keep their short escapes. */
@@ -77,9 +78,9 @@ const NAMED_ESCAPES: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\
  * visible("e\u0301\u0301"); // "e\u0301\\u{0301}"
  */
 export function visible(text: string): string {
-  const escape = (ch: string) =>
+  const escaped = (ch: string) =>
     NAMED_ESCAPES[ch] ?? `\\u{${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}}`;
-  return text.replace(INVISIBLE, escape).replace(DRAWN_OVER, escape);
+  return text.replace(INVISIBLE, escaped).replace(DRAWN_OVER, escaped);
 }
 
 /**
