@@ -2,7 +2,8 @@
  * The trusted half of the plan action, in a run triggered by `workflow_run` (so its workflow is the
  * default branch's, which no pull request can change): downloads the preview artifact of the
  * pull request's run, renders it with the pinned `domainapi-plan --commit <head>`, and posts it as
- * the one sticky plan comment of the pull request, naming this run. It writes what it posted into
+ * the one plan comment of the pull request (a new comment, the earlier ones deleted), naming this
+ * run. It writes what it posted into
  * a record directory the action uploads as this run's artifact, which the apply action checks the
  * comment against. It runs none of the pull request's code: the artifact is data, and
  * `domainapi-plan` shows every value of it in code.
@@ -113,16 +114,29 @@ step(() => {
   const bodyFile = path.join(work, "body.json");
   fs.writeFileSync(bodyFile, JSON.stringify({ body }));
 
+  // A new comment each time, and the workflow's earlier ones deleted, never one edited in place: an
+  // edit by anyone else stays in a comment's history (and every edit counts against the 100 the
+  // apply action reads), so a comment updated in place would be refused for good once someone
+  // else had touched it.
   const author = env("AUTHOR");
   const marker = env("MARKER");
-  const existing = pages<Comment>(
+  const earlier = pages<Comment>(
     gh(["api", "--paginate", "--slurp", `repos/${repo}/issues/${pull}/comments`]),
-  ).find((c) => c.user?.login === author && (c.body ?? "").includes(marker));
-  const posted = existing
-    ? gh(["api", "--method", "PATCH", `repos/${repo}/issues/comments/${existing.id}`, "--input", bodyFile])
-    : gh(["api", "--method", "POST", `repos/${repo}/issues/${pull}/comments`, "--input", bodyFile]);
+  ).filter((c) => c.user?.login === author && (c.body ?? "").includes(marker));
+  const posted = gh([
+    "api",
+    "--method",
+    "POST",
+    `repos/${repo}/issues/${pull}/comments`,
+    "--input",
+    bodyFile,
+  ]);
   const url = (JSON.parse(posted) as { html_url?: string }).html_url ?? "";
-  process.stdout.write(`plan comment ${existing ? "updated" : "posted"} on pull request #${pull}: ${url}\n`);
+  process.stdout.write(`plan comment posted on pull request #${pull}: ${url}\n`);
+  for (const old of earlier) {
+    gh(["api", "--method", "DELETE", `repos/${repo}/issues/comments/${old.id}`]);
+    process.stdout.write(`earlier plan comment ${old.id} deleted\n`);
+  }
 
   const out = env("OUT_DIR");
   fs.mkdirSync(out, { recursive: true });

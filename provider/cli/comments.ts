@@ -182,7 +182,7 @@ function leadingCodeSpan(text: string): string | undefined {
 }
 
 const TEMPLATE_TITLE = "**Template ";
-const DIGEST_LINE = /^Plan digest `([0-9a-f]{16})`$/;
+const DIGEST_LINE = /^Plan digest `([0-9a-f]{32})`$/;
 
 /**
  * The templates a plan comment shows with a digest, as `templateId` (as shown, escapes and all) →
@@ -347,7 +347,7 @@ export function commentLines(comment: PullRequestComment): string[] {
  * The `DOMAINAPI_EXPECT_PLAN` value of one plan comment of the workflow (see {@link expectationOf}).
  *
  * @example
- * planCommentValue(comment, sha); // { ok: true, value: "web=3f2a9c1e0b7d4a55" }
+ * planCommentValue(comment, sha); // { ok: true, value: "web=3f2a9c1e0b7d4a55e61f0c2d9b8a7364" }
  */
 export function planCommentValue(comment: PullRequestComment, commit: string): ReviewedPlanResult {
   return expectationOf(commentLines(comment), commit.toLowerCase());
@@ -361,7 +361,7 @@ export function planCommentValue(comment: PullRequestComment, commit: string): R
  *
  * @example
  * reviewedPlan(parseComments(text), { commit: sha, author: DEFAULT_AUTHOR, marker: DEFAULT_MARKER });
- * // { ok: true, value: "mail=0123456789abcdef web=3f2a9c1e0b7d4a55" }
+ * // { ok: true, value: "mail=0123456789abcdef0123456789abcdef web=3f2a9c1e0b7d4a55e61f0c2d9b8a7364" }
  */
 export function reviewedPlan(
   comments: readonly PullRequestComment[],

@@ -48,27 +48,39 @@ export const NOTHING_PLANNED = "No DNS record changes were planned before the fa
  *   nothing as often as a box;
  * - explicitly, the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0; listed although ignorable, since
  *   they are the classic blank "letter") and the braille blank U+2800, a symbol that draws no dot.
- * Other nonspacing marks stay as they are: they draw an accent people see.
+ * Other nonspacing marks stay as they are, one on each character: they draw an accent people see
+ * ({@link DRAWN_OVER} escapes the marks that draw over text instead).
  */
 const INVISIBLE =
   /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Variation_Selector}\p{Cs}\p{Co}\p{Cn}\u115F\u1160\u3164\uFFA0\u2800]/gu;
+
+/**
+ * Marks that draw over text rather than beside it, so that a line shows other than what it says:
+ * a nonspacing mark stacked on another (a pile of them draws over the lines above and below), every
+ * enclosing mark (`Me`: a circle or keycap around a character), and the overlay marks (canonical
+ * combining class 1: the strokes and solidi U+0334-0338, U+20D2-20D3, U+20D8-20DA, U+20E5-20E6,
+ * U+20EA-20EB, U+1CD4, U+1CE2-1CE8), which strike a character through as if it were deleted.
+ */
+const DRAWN_OVER =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: single code points (the `u` flag), combining marks on purpose
+  /(?<=[\p{Mn}\p{Me}])[\p{Mn}\p{Me}]|[\p{Me}\u0334-\u0338\u20D2\u20D3\u20D8-\u20DA\u20E5\u20E6\u20EA\u20EB\u1CD4\u1CE2-\u1CE8]/gu;
 
 /** U+0020 is in `White_Space` and stays itself; the usual controls keep their short escapes. */
 const NAMED_ESCAPES: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t", " ": " " };
 
 /**
- * `text` on one line, every control, invisible or blank character other than U+0020 as a visible
- * escape (`\n`, `\r`, `\u{3164}`).
+ * `text` on one line, every control, invisible or blank character other than U+0020, and every mark
+ * drawn over text ({@link DRAWN_OVER}), as a visible escape (`\n`, `\r`, `\u{3164}`).
  *
  * @example
  * visible("v=spf1 -all\r+ CREATE"); // "v=spf1 -all\\r+ CREATE"
  * visible("a\u3164b"); // "a\\u{3164}b"
+ * visible("e\u0301\u0301"); // "e\u0301\\u{0301}"
  */
 export function visible(text: string): string {
-  return text.replace(
-    INVISIBLE,
-    (ch) => NAMED_ESCAPES[ch] ?? `\\u{${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}}`,
-  );
+  const escaped = (ch: string) =>
+    NAMED_ESCAPES[ch] ?? `\\u{${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}}`;
+  return text.replace(INVISIBLE, escaped).replace(DRAWN_OVER, escaped);
 }
 
 /**
@@ -82,7 +94,25 @@ export const BLOCK_WIDTH = 96;
 const PIECES = /\\u\{[0-9A-F]+\}|\\[nrt]|[\s\S]/gu;
 
 /**
- * `line` (already visible) cut into lines of at most `width` characters, so that the end of a long
+ * Code points a monospace block draws much wider than two columns: the Arabic ligatures U+FDFA and
+ * U+FDFD, the two- and three-em dashes, cuneiform and Egyptian hieroglyphs.
+ */
+const EXTRA_WIDE = /[\uFDFA\uFDFD\u2E3A\u2E3B\u{12000}-\u{1254F}\u{13000}-\u{1345F}]/u;
+
+/**
+ * How many columns `piece` takes in a code block, never fewer than a browser draws: ASCII and the
+ * alphabets below U+1100 take one; from U+1100 on (CJK, Hangul, fullwidth forms, emoji; `East_Asian_Width`
+ * W and F are all there) two, a few extra-wide symbols four. Counting a narrow character as wide
+ * only wraps sooner; counting a wide one as narrow would push a value's end off screen.
+ */
+function columns(piece: string): number {
+  const cp = piece.codePointAt(0) ?? 0;
+  if (piece.length > 2 || cp < 0x1100) return [...piece].length;
+  return EXTRA_WIDE.test(piece) ? 4 : 2;
+}
+
+/**
+ * `line` (already visible) cut into lines of at most `width` columns, so that the end of a long
  * value is on screen: each continuation starts with `lead` (the diff sign, so the colour holds) and
  * `↳ `, which no value can put at the start of a line (a value is one line), and the value goes on
  * right after it. No line ends in a space, which would not be seen: the space starts the next line.
@@ -91,13 +121,14 @@ const PIECES = /\\u\{[0-9A-F]+\}|\\[nrt]|[\s\S]/gu;
  * wrapped("+ CREATE @ TXT v=spf1 a +all", 16, "+"); // ["+ CREATE @ TXT v", "+ ↳ =spf1 a +all"]
  */
 export function wrapped(line: string, width = BLOCK_WIDTH, lead = " "): string[] {
-  if ([...line].length <= width) return [line];
+  const pieces = [...line.matchAll(PIECES)].map(([piece]) => piece);
+  if (pieces.reduce((n, piece) => n + columns(piece), 0) <= width) return [line];
   const prefix = `${lead} ↳ `;
   const lines: string[] = [];
   let current: string[] = [];
   let length = 0;
-  for (const [piece] of line.matchAll(PIECES)) {
-    const size = [...piece].length;
+  for (const piece of pieces) {
+    const size = columns(piece);
     if (length > [...prefix].length && length + size > width) {
       const spaces: string[] = [];
       while (current.length > 1 && current.at(-1) === " ") spaces.unshift(current.pop() as string);
@@ -310,7 +341,7 @@ function commitSection(commit: string | undefined): string[] {
  * // + CREATE @ AAAA 2001:db8::10  (new id)
  * // ```
  * //
- * // Plan digest `3f2a9c1e0b7d4a55`
+ * // Plan digest `3f2a9c1e0b7d4a55e61f0c2d9b8a7364`
  */
 export function planMarkdown(
   plans: readonly TemplatePlan[],

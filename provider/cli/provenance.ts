@@ -28,6 +28,7 @@ import { PreviewInputError } from "./errors";
 /** `GET /repos/{owner}/{repo}/pulls/{n}`: the merged pull request. */
 const PullSchema = z.looseObject({
   number: z.number().int(),
+  user: z.looseObject({ login: z.string() }).nullish(),
   head: z.looseObject({ sha: z.string() }),
   merged_at: z.string().nullish(),
 });
@@ -49,7 +50,16 @@ const ReviewSchema = z.looseObject({
   state: z.string(),
   commit_id: z.string().nullish(),
   submitted_at: z.string().nullish(),
+  author_association: z.string().nullish(),
 });
+
+/**
+ * The `author_association`s of a review whose author belongs to the repository (its owner, a member
+ * of the owning organisation, an invited collaborator). On a public repository anyone can submit a
+ * review of state `APPROVED`; GitHub only leaves it out of the required approvals. Such an approval
+ * says nothing, so it never marks a plan approved.
+ */
+const APPROVERS: ReadonlySet<string> = new Set(["OWNER", "MEMBER", "COLLABORATOR"]);
 
 /** An `Actor` of GitHub's GraphQL API (a bot's login there has no `[bot]` suffix). */
 const ActorSchema = z.looseObject({ __typename: z.string().optional(), login: z.string() }).nullish();
@@ -206,10 +216,10 @@ function editedByOthers(comment: PullRequestComment, edits: RecordEdits, author:
   }
   for (const edit of history.nodes) {
     if (edit.deletedAt) {
-      return `an edit of the comment (at ${edit.editedAt ?? "?"}) was deleted from its history at ${edit.deletedAt}: what it changed cannot be seen`;
+      return `an edit of the comment (at ${edit.editedAt ?? "?"}) was deleted from its history at ${edit.deletedAt}: what it changed cannot be seen; preview again for a new comment`;
     }
     if (!isWorkflow(edit.editor, author)) {
-      return `the comment was edited by ${edit.editor?.login ?? "(deleted user)"} at ${edit.editedAt ?? "?"}: only the workflow may change it`;
+      return `the comment was edited by ${edit.editor?.login ?? "(deleted user)"} at ${edit.editedAt ?? "?"}: only the workflow may change it; preview again for a new comment`;
     }
   }
   return undefined;
@@ -228,12 +238,14 @@ function latest(times: readonly (string | null | undefined)[]): string | undefin
  * Why no reviewer approved the head commit after the plan was last on screen in its final form;
  * `undefined` when one did. The plan's time is the latest of the comment's creation, its last
  * update and edit, and the start of the (latest attempt of the) run that posted it; an approval
- * counts only when submitted strictly later, for the merged head commit, and not dismissed.
+ * counts only when submitted strictly later, for the merged head commit, not dismissed, and by the
+ * repository's owner, a member or a collaborator ({@link APPROVERS}) other than the pull request's author,
+ * who has not asked for changes since.
  */
 function approvedTooEarly(
   commit: string,
   comment: PullRequestComment,
-  record: PlanRecord & { run: RecordRun; edits: RecordEdits; reviews: RecordReview[] },
+  record: PlanRecord & { pull: RecordPull; run: RecordRun; edits: RecordEdits; reviews: RecordReview[] },
 ): string | undefined {
   const planTime = latest([
     comment.created_at,
@@ -242,11 +254,36 @@ function approvedTooEarly(
     record.run.run_started_at ?? record.run.created_at,
   ]);
   if (planTime === undefined) return "the plan comment and its run carry no time";
-  const approvals = record.reviews.filter(
+  const ofCommit = record.reviews.filter(
     (r) => r.state === "APPROVED" && r.commit_id?.toLowerCase() === commit && r.submitted_at,
   );
+  const author = record.pull.user?.login;
+  // A reviewer who asked for changes after approving has taken the approval back (GitHub counts a
+  // reviewer's latest review), even though the approving review keeps its state.
+  const withdrawn = (r: RecordReview) =>
+    record.reviews.some(
+      (later) =>
+        later.state === "CHANGES_REQUESTED" &&
+        later.user?.login === r.user?.login &&
+        Date.parse(later.submitted_at ?? "") >= Date.parse(r.submitted_at as string),
+    );
+  const approvals = ofCommit.filter(
+    (r) =>
+      APPROVERS.has(r.author_association ?? "") &&
+      r.user?.login !== undefined &&
+      r.user.login !== author &&
+      !withdrawn(r),
+  );
   if (approvals.length === 0) {
-    return `no review approved the merged head commit ${commit}: a reviewed plan needs an approval of that commit`;
+    const ignored = ofCommit.map(
+      (r) =>
+        `${r.user?.login ?? "(deleted user)"} (${r.user?.login === author ? "the pull request's author" : withdrawn(r) ? "changes requested since" : (r.author_association ?? "no author_association")})`,
+    );
+    const also =
+      ignored.length > 0
+        ? ` (ignored: approvals by ${ignored.join(", ")}; only the repository's owner, members and collaborators other than the pull request's author count)`
+        : "";
+    return `no review approved the merged head commit ${commit}: a reviewed plan needs an approval of that commit${also}`;
   }
   const after = approvals.filter((r) => Date.parse(r.submitted_at as string) > Date.parse(planTime));
   if (after.length === 0) {
@@ -340,7 +377,7 @@ export function verifiedPlan(
   const edited = editedByOthers(comment, edits, selection.author);
   if (edited !== undefined) return { ok: false, reason: edited };
   if (reviews === undefined) return { ok: false, reason: "the record holds no reviews (reviews.json)" };
-  const early = approvedTooEarly(commit, comment, { ...record, run, edits, reviews });
+  const early = approvedTooEarly(commit, comment, { ...record, pull, run, edits, reviews });
   if (early !== undefined) return { ok: false, reason: early };
   return planCommentValue(comment, commit);
 }

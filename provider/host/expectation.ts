@@ -13,11 +13,11 @@ import { UnreviewedPlanError } from "../errors";
 export const EXPECT_PLAN_ENV = "DOMAINAPI_EXPECT_PLAN";
 
 /** How many hexadecimal digits of the SHA-256 a digest keeps: short to read, long enough to trust. */
-const DIGEST_LENGTH = 16;
+const DIGEST_LENGTH = 32;
 
 /**
  * The digest of a JSON-serialisable description of what is sent, where and how
- * (`3f2a9c1e0b7d4a55`). Each kind of change starts its description with its own tag, so that two
+ * (`3f2a9c1e0b7d4a55e61f0c2d9b8a7364`). Each kind of change starts its description with its own tag, so that two
  * kinds can never share a digest.
  *
  * @example
@@ -83,7 +83,7 @@ export function appliedAt<A extends AppliedUnder>(
  * digest is what follows the last `=`), or `none` when nothing was to change.
  *
  * @example
- * formatExpectation([{ templateId: "web", digest: "3f2a9c1e0b7d4a55" }]); // "web=3f2a9c1e0b7d4a55"
+ * formatExpectation([{ templateId: "web", digest: "3f2a9c1e0b7d4a55e61f0c2d9b8a7364" }]); // "web=3f2a9c1e0b7d4a55e61f0c2d9b8a7364"
  */
 export function formatExpectation(plans: readonly ReviewedPlan[]): string {
   return plans.length === 0 ? NOTHING : plans.map((p) => `${p.templateId}=${p.digest}`).join(" ");
@@ -95,8 +95,8 @@ export function formatExpectation(plans: readonly ReviewedPlan[]): string {
  * whole as a CI variable's value {@link parseExpectation} still reads it.
  *
  * @example
- * expectationAssignment([{ templateId: "mail", digest: "0123456789abcdef" }, { templateId: "web", digest: "3f2a9c1e0b7d4a55" }]);
- * // "DOMAINAPI_EXPECT_PLAN='mail=0123456789abcdef web=3f2a9c1e0b7d4a55'"
+ * expectationAssignment([{ templateId: "mail", digest: "0123456789abcdef0123456789abcdef" }, { templateId: "web", digest: "3f2a9c1e0b7d4a55e61f0c2d9b8a7364" }]);
+ * // "DOMAINAPI_EXPECT_PLAN='mail=0123456789abcdef0123456789abcdef web=3f2a9c1e0b7d4a55e61f0c2d9b8a7364'"
  */
 export function expectationAssignment(plans: readonly ReviewedPlan[]): string {
   return `${EXPECT_PLAN_ENV}='${formatExpectation(plans).replaceAll("'", "'\\''")}'`;
@@ -125,8 +125,8 @@ function unwrap(value: string): string {
  *
  * @throws UnreviewedPlanError naming the malformed pair and the form expected
  * @example
- * parseExpectation("DOMAINAPI_EXPECT_PLAN='web=3f2a9c1e0b7d4a55'");
- * // { kind: "reviewed", plans: [{ templateId: "web", digest: "3f2a9c1e0b7d4a55" }] }
+ * parseExpectation("DOMAINAPI_EXPECT_PLAN='web=3f2a9c1e0b7d4a55e61f0c2d9b8a7364'");
+ * // { kind: "reviewed", plans: [{ templateId: "web", digest: "3f2a9c1e0b7d4a55e61f0c2d9b8a7364" }] }
  */
 export function parseExpectation(value: string | undefined): Expectation | undefined {
   if (value === undefined) return undefined;
@@ -136,9 +136,9 @@ export function parseExpectation(value: string | undefined): Expectation | undef
   const plans = inner.split(/\s+/).map((pair) => {
     const at = pair.lastIndexOf("=");
     const digest = pair.slice(at + 1);
-    if (at <= 0 || !/^[0-9a-f]{16}$/.test(digest)) {
+    if (at <= 0 || !/^[0-9a-f]{32}$/.test(digest)) {
       throw new UnreviewedPlanError(
-        `${EXPECT_PLAN_ENV}: "${pair}" is not a templateId=digest pair (the digest: 16 hexadecimal digits); ` +
+        `${EXPECT_PLAN_ENV}: "${pair}" is not a templateId=digest pair (the digest: 32 hexadecimal digits); ` +
           "copy the value domainapi-plan printed for the reviewed plan",
       );
     }
@@ -151,7 +151,7 @@ export function parseExpectation(value: string | undefined): Expectation | undef
  * The digests reviewed for `key` (a template id, or `restore/<domain>`), for a refusal to name.
  *
  * @example
- * reviewedDigests({ kind: "reviewed", plans: [{ templateId: "web", digest: "3f2a9c1e0b7d4a55" }] }, "web"); // ["3f2a9c1e0b7d4a55"]
+ * reviewedDigests({ kind: "reviewed", plans: [{ templateId: "web", digest: "3f2a9c1e0b7d4a55e61f0c2d9b8a7364" }] }, "web"); // ["3f2a9c1e0b7d4a55e61f0c2d9b8a7364"]
  */
 export function reviewedDigests(expected: Expectation, key: string): string[] {
   return expected.kind === "blank"

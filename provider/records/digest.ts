@@ -41,11 +41,11 @@ function thresholdOf(t: SafetyThreshold | false): [number, number] | false {
 }
 
 /**
- * The digest of what a plan sends, where and how (`3f2a9c1e0b7d4a55`).
+ * The digest of what a plan sends, where and how (`3f2a9c1e0b7d4a55e61f0c2d9b8a7364`).
  *
  * @example
  * planDigest(planResource(holding, declaration), { account: "https://api.example.com", ...declaration.settings });
- * // "3f2a9c1e0b7d4a55"
+ * // "3f2a9c1e0b7d4a55e61f0c2d9b8a7364"
  */
 export function planDigest(plan: Plan, applied: TemplateApplied): string {
   const sent = plan.requests.map((r) => [r.method, r.body]);

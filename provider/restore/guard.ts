@@ -25,7 +25,7 @@ export function restoreKey(domain: string): string {
  * address; never the key).
  *
  * @example
- * restoreDigest("shop.example", "https://api.example.com"); // 16 hexadecimal digits
+ * restoreDigest("shop.example", "https://api.example.com"); // 32 hexadecimal digits
  */
 export function restoreDigest(domain: string, account: string | undefined): string {
   return shortDigest(["DomainRestore", account ?? null, "POST", domain]);

@@ -150,7 +150,7 @@ describe("a template with a secret record, changed", () => {
     const expectation = await domainapiPlan(["--expect"], json);
     expect(expectation).toEqual({
       code: 0,
-      stdout: expect.stringMatching(/^mail=[0-9a-f]{16} web=[0-9a-f]{16}\n$/),
+      stdout: expect.stringMatching(/^mail=[0-9a-f]{32} web=[0-9a-f]{32}\n$/),
       stderr: "",
     });
     const env = s.stack.workspace.envVars;

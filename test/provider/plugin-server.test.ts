@@ -308,7 +308,7 @@ describe("the plugin's gRPC service", () => {
 
   it("Create of a restore that a reviewed plan does not name is refused, and nothing reaches the API", async () => {
     await configure({ apiKey: API_KEY, baseUrl: sandbox.url });
-    for (const value of ["none", "web=0123456789abcdef"]) {
+    for (const value of ["none", "web=0123456789abcdef0123456789abcdef"]) {
       process.env.DOMAINAPI_EXPECT_PLAN = value;
       try {
         const err = await rpc(

@@ -86,17 +86,20 @@ describe("a restore the reviewed plan does not name is refused, with nothing sen
   for (const [what, value] of [
     ["none (nothing may change)", "none"],
     ["blank (a failed $(domainapi-plan --expect))", ""],
-    ["a plan that names only templates", "web=0123456789abcdef mail=fedcba9876543210"],
+    [
+      "a plan that names only templates",
+      "web=0123456789abcdef0123456789abcdef mail=fedcba9876543210fedcba9876543210",
+    ],
     [
       "the value pasted whole with another domain's restore",
-      "DOMAINAPI_EXPECT_PLAN='restore/old.example=0123456789abcdef'",
+      "DOMAINAPI_EXPECT_PLAN='restore/old.example=0123456789abcdef0123456789abcdef'",
     ],
   ] as const) {
     it(`${what}`, async () => {
       process.env.DOMAINAPI_EXPECT_PLAN = value;
       const err = await refusal(restoreThroughOperations("shop.example"));
       expect(err?.message).toMatch(
-        /^refusing to restore domain "shop\.example" from quarantine: .*A restore cannot be undone; nothing was sent\. To have it reviewed, preview the program, let domainapi-plan list the restore in the pull-request plan, and run `pulumi up` with the DOMAINAPI_EXPECT_PLAN value of that plan \(it holds restore\/shop\.example=[0-9a-f]{16}\)\.$/,
+        /^refusing to restore domain "shop\.example" from quarantine: .*A restore cannot be undone; nothing was sent\. To have it reviewed, preview the program, let domainapi-plan list the restore in the pull-request plan, and run `pulumi up` with the DOMAINAPI_EXPECT_PLAN value of that plan \(it holds restore\/shop\.example=[0-9a-f]{32}\)\.$/,
       );
       expect(sandbox.requests).toEqual([]);
       expect(sandbox.domainStatus("shop.example")).toBe("quarantined");
@@ -127,21 +130,21 @@ describe("domainapi-plan lists the restore, and its value lets exactly that rest
     expect(code).toBe(0);
     const section = stdout.slice(stdout.indexOf("**Domain restore"));
     expect(section).toMatch(
-      /^\*\*Domain restore `shop\.example`\*\* \(resource `restore`, new\): restored from quarantine \(1 request: POST \/v2\/domains\/\{domain\}\/restore; a restore cannot be undone\)\n\nSent to account `http:\/\/127\.0\.0\.1:\d+`\.\n\nPlan digest `[0-9a-f]{16}`/,
+      /^\*\*Domain restore `shop\.example`\*\* \(resource `restore`, new\): restored from quarantine \(1 request: POST \/v2\/domains\/\{domain\}\/restore; a restore cannot be undone\)\n\nSent to account `http:\/\/127\.0\.0\.1:\d+`\.\n\nPlan digest `[0-9a-f]{32}`/,
     );
   });
 
   it("the reviewed value restores the domain once; the same value made for another account is refused", async () => {
     const reviewed = await plan(["--expect"], previewOn(sandbox.url));
     expect(reviewed.code).toBe(0);
-    expect(reviewed.stdout).toMatch(/(^| )restore\/shop\.example=[0-9a-f]{16}( |\n)/);
+    expect(reviewed.stdout).toMatch(/(^| )restore\/shop\.example=[0-9a-f]{32}( |\n)/);
 
     // Reviewed against another account (the preview's stack config named it): refused here.
     const elsewhere = await plan(["--expect"], previewOn("https://api.other.example"));
     process.env.DOMAINAPI_EXPECT_PLAN = elsewhere.stdout.trim();
     const err = await refusal(restoreThroughOperations("shop.example"));
     expect(err?.message).toMatch(
-      /the reviewed restore was [0-9a-f]{16}, and this one is [0-9a-f]{16} \(a digest covers the account: this one is for http:\/\/127\.0\.0\.1:\d+\)/,
+      /the reviewed restore was [0-9a-f]{32}, and this one is [0-9a-f]{32} \(a digest covers the account: this one is for http:\/\/127\.0\.0\.1:\d+\)/,
     );
     expect(sandbox.requests).toEqual([]);
 

@@ -203,7 +203,7 @@ describe("recovery from an unknown outcome, purge: true", () => {
     const { outs, inputs } = await deployed("tpl-1", [A], true);
     const news = await checked({ templateId: "tpl-1", records: [A, WWW] }, inputs);
     await killedAfterApply("PATCH", () => records.update("tpl-1", outs, news));
-    process.env.DOMAINAPI_EXPECT_PLAN = "tpl-1=0123456789abcdef";
+    process.env.DOMAINAPI_EXPECT_PLAN = "tpl-1=0123456789abcdef0123456789abcdef";
     await expect(records.update("tpl-1", outs, news)).rejects.toThrow(
       /refusing to change template "tpl-1".*recovers from an interrupted run \(a PATCH adding www CNAME example\.net\./,
     );

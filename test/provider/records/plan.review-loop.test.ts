@@ -179,7 +179,7 @@ describe("up applies only the reviewed plan (DOMAINAPI_EXPECT_PLAN)", () => {
   });
 
   it("refuses a template whose plan nobody reviewed, and a create too", async () => {
-    process.env.DOMAINAPI_EXPECT_PLAN = "other=0123456789abcdef";
+    process.env.DOMAINAPI_EXPECT_PLAN = "other=0123456789abcdef0123456789abcdef";
     const inputs = await checked({ templateId: "tpl-6", records: base });
     await expect(records.create(inputs)).rejects.toThrow(/no plan of this template was reviewed/);
     expect(sent()).toEqual([]);

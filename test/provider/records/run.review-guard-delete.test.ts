@@ -51,7 +51,7 @@ function reviewedDelete(olds: Props): string {
     ],
   });
   expect(rest).toEqual([]);
-  expect(plan?.digest).toMatch(/^[0-9a-f]{16}$/);
+  expect(plan?.digest).toMatch(/^[0-9a-f]{32}$/);
   return plan!.digest!;
 }
 

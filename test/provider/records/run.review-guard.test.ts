@@ -91,7 +91,7 @@ describe("the plan comment's DOMAINAPI_EXPECT_PLAN line, pasted as a shell prefi
     const line = planComment({ steps })
       .split("\n")
       .find((l) => l.startsWith("DOMAINAPI_EXPECT_PLAN="));
-    expect(line).toMatch(/^DOMAINAPI_EXPECT_PLAN='mail=[0-9a-f]{16} web=[0-9a-f]{16}'$/);
+    expect(line).toMatch(/^DOMAINAPI_EXPECT_PLAN='mail=[0-9a-f]{32} web=[0-9a-f]{32}'$/);
     // What the shell puts in the variable for `<line> pulumi up`.
     const value = execFileSync("sh", ["-c", `${line} printenv DOMAINAPI_EXPECT_PLAN`], { encoding: "utf8" });
     process.env.DOMAINAPI_EXPECT_PLAN = value.trimEnd();

@@ -188,10 +188,7 @@ function commentStep(previewDir: string | undefined, head = HEAD, existing: unkn
           id: 901,
           html_url: "https://github.com/octo/dns/pull/7#c901",
         },
-        [`PATCH repos/${REPO}/issues/comments/900`]: {
-          id: 900,
-          html_url: "https://github.com/octo/dns/pull/7#c900",
-        },
+        [`DELETE repos/${REPO}/issues/comments/900`]: "",
       },
       downloads: previewDir ? { [`${PREVIEW_RUN}/dns-preview`]: previewDir } : {},
     },
@@ -230,6 +227,7 @@ function mergedGitHub(options: {
 }): FakeGitHub {
   const pull = {
     number: PR,
+    user: { login: "author" },
     merged_at: "2026-11-26T12:00:00Z",
     merge_commit_sha: MERGE,
     head: { sha: HEAD },
@@ -244,6 +242,7 @@ function mergedGitHub(options: {
           id: 1,
           user: { login: "reviewer" },
           state: "APPROVED",
+          author_association: "MEMBER",
           commit_id: HEAD,
           submitted_at: "2026-11-26T11:00:00Z",
         },
@@ -347,16 +346,19 @@ describe("actions/plan", { timeout: 120_000 }, () => {
     expect(comment.result.outputs).toEqual({ "preview-failed": "false" });
   });
 
-  it("mode comment: updates the workflow's earlier comment in place, not anyone else's", () => {
+  it("mode comment: posts a new comment and deletes the workflow's earlier one (not anyone else's), never edits one", () => {
+    // An edit by another hand stays in a comment's history: a comment updated in place would be
+    // refused by apply for every later commit once someone had edited it, whatever was previewed.
     const preview = previewStep("update.json");
     const mallory = { ...restComment("mallory", `x ${DEFAULT_MARKER}`), id: 899 };
     const earlier = restComment(DEFAULT_AUTHOR, `### DNS record plan\n\nold\n${DEFAULT_MARKER}`);
     const { result } = commentStep(preview.out, HEAD, [mallory, earlier]);
     expect(result.status).toBe(0);
-    expect(result.gh.filter((c) => c.args.includes("PATCH")).map((c) => c.args[3])).toEqual([
-      `repos/${REPO}/issues/comments/900`,
+    const calls = result.gh.map((c) => c.args.slice(1, 4).join(" "));
+    expect(calls.filter((c) => /--method/.test(c))).toEqual([
+      `--method POST repos/${REPO}/issues/${PR}/comments`,
+      `--method DELETE repos/${REPO}/issues/comments/900`,
     ]);
-    expect(result.gh.some((c) => c.args.includes("POST"))).toBe(false);
   });
 
   it("mode comment: a failed preview is posted with its error, and the step says so for the job to fail", () => {
@@ -415,7 +417,7 @@ describe("actions/apply", { timeout: 120_000 }, () => {
     const { body, record } = planned();
     const forged = body.replace(
       /DOMAINAPI_EXPECT_PLAN='[^']*'/,
-      "DOMAINAPI_EXPECT_PLAN='web=0000000000000000'",
+      "DOMAINAPI_EXPECT_PLAN='web=00000000000000000000000000000000'",
     );
     refused(
       applyStep(mergedGitHub({ comments: [restComment("mallory", forged)], record })),
@@ -451,7 +453,7 @@ describe("actions/apply", { timeout: 120_000 }, () => {
     const { body, record } = planned();
     const changed = body.replace(
       /DOMAINAPI_EXPECT_PLAN='([^ ']*)/,
-      "DOMAINAPI_EXPECT_PLAN='$1 extra=0123456789abcdef",
+      "DOMAINAPI_EXPECT_PLAN='$1 extra=0123456789abcdef0123456789abcdef",
     );
     refused(
       applyStep(mergedGitHub({ comments: [restComment(DEFAULT_AUTHOR, changed)], record })),
@@ -481,7 +483,7 @@ describe("actions/apply", { timeout: 120_000 }, () => {
     const { body, record } = planned();
     const hidden = body.replace(
       /```text\nDOMAINAPI_EXPECT_PLAN=[^\n]*\n```/,
-      "<!--\nDOMAINAPI_EXPECT_PLAN='web=0000000000000000'\n-->",
+      "<!--\nDOMAINAPI_EXPECT_PLAN='web=00000000000000000000000000000000'\n-->",
     );
     expect(hidden).not.toBe(body);
     refused(
@@ -492,7 +494,10 @@ describe("actions/apply", { timeout: 120_000 }, () => {
 
   it("a value for a template the comment never shows", () => {
     const { body, record } = planned();
-    const extra = body.replace(/DOMAINAPI_EXPECT_PLAN='/, "DOMAINAPI_EXPECT_PLAN='unshown=0123456789abcdef ");
+    const extra = body.replace(
+      /DOMAINAPI_EXPECT_PLAN='/,
+      "DOMAINAPI_EXPECT_PLAN='unshown=0123456789abcdef0123456789abcdef ",
+    );
     refused(
       applyStep(mergedGitHub({ comments: [restComment(DEFAULT_AUTHOR, extra)], record })),
       /the plan comment is not what run 5002 posted/,

@@ -28,7 +28,7 @@ const failed = parsePreview(fs.readFileSync(path.join(fixtures, "failed.json"), 
 const HEAD = "0123456789abcdef0123456789abcdef01234567";
 const EARLIER = "89abcdef0123456789abcdef0123456789abcdef";
 const REVIEWED = planExpectation(update) as string;
-const FORGED = "web=0000000000000000";
+const FORGED = "web=00000000000000000000000000000000";
 
 /** A comment as `gh api repos/O/R/issues/N/comments` returns it (the fields that matter, and a few that do not). */
 function comment(login: string, body: string, id = 1): PullRequestComment & Record<string, unknown> {
@@ -49,7 +49,7 @@ const selection = { commit: HEAD, author: DEFAULT_AUTHOR, marker: DEFAULT_MARKER
 
 describe("the reviewed plan of a merged pull request", () => {
   it("the bot's comment for the merged head commit, alone: its plan", () => {
-    expect(REVIEWED).toMatch(/^\S+=[0-9a-f]{16}( \S+=[0-9a-f]{16})+$/);
+    expect(REVIEWED).toMatch(/^\S+=[0-9a-f]{32}( \S+=[0-9a-f]{32})+$/);
     expect(reviewedPlan([bot(HEAD)], selection)).toEqual({ ok: true, value: REVIEWED });
   });
 
@@ -197,7 +197,7 @@ describe("only what GitHub shows of the bot's comment counts (an edit by anyone 
     });
     const inline = good.replace(
       valueLine,
-      "```text\nDOMAINAPI_EXPECT_PLAN='$1'\n```\n<!-- DOMAINAPI_EXPECT_PLAN='web=0000000000000000' -->",
+      "```text\nDOMAINAPI_EXPECT_PLAN='$1'\n```\n<!-- DOMAINAPI_EXPECT_PLAN='web=00000000000000000000000000000000' -->",
     );
     expect(value(inline).ok ? "" : (value(inline) as { reason: string }).reason).toMatch(
       /beside its value line \(1 in an HTML comment, not shown on GitHub\)/,
@@ -222,17 +222,17 @@ describe("only what GitHub shows of the bot's comment counts (an edit by anyone 
     const [template, digest] = first.split("=") as [string, string];
     const extra = good.replace(
       valueLine,
-      `\`\`\`text\nDOMAINAPI_EXPECT_PLAN='${pairs} unshown=0123456789abcdef'\n\`\`\``,
+      `\`\`\`text\nDOMAINAPI_EXPECT_PLAN='${pairs} unshown=0123456789abcdef0123456789abcdef'\n\`\`\``,
     );
     expect((value(extra) as { reason: string }).reason).toMatch(
       /value names template `unshown`, whose plan the comment does not show/,
     );
     const other = good.replace(valueLine, (m) =>
-      m.replace(`${template}=${digest}`, `${template}=0123456789abcdef`),
+      m.replace(`${template}=${digest}`, `${template}=0123456789abcdef0123456789abcdef`),
     );
     expect((value(other) as { reason: string }).reason).toMatch(
       new RegExp(
-        `gives template \`${template}\` the digest 0123456789abcdef, but the plan shown for it has ${digest}`,
+        `gives template \`${template}\` the digest 0123456789abcdef0123456789abcdef, but the plan shown for it has ${digest}`,
       ),
     );
     const fewer = good.replace(valueLine, (m) => m.replace(`${first} `, ""));

@@ -117,6 +117,24 @@ describe("every blank or invisible character is shown as an escape", () => {
     expect(md).toContain("v=spf1 a:bücher.example a:cafe\u0301.example -all");
   });
 
+  it("marks that draw over text are escaped: piled on each other, enclosing, or striking through", () => {
+    // A pile of combining acute accents (U+0301) draws over the lines above and below; U+0336
+    // COMBINING LONG STROKE OVERLAY draws "+all" struck through, as if deleted; U+20DD COMBINING
+    // ENCLOSING CIRCLE (Me) draws a ring around its character and its neighbours.
+    const pile = `v=spf1 a${"\u0301".repeat(4)} -all`;
+    const struck = "v=spf1 a +\u0336a\u0336l\u0336l\u0336";
+    const ring = "v=spf1 a\u20DD -all";
+    for (const content of [pile, struck, ring]) {
+      const md = markdownOf({ content });
+      expect(md, content).not.toMatch(/[\u0336\u20DD]|\p{Mn}\p{Mn}/u);
+    }
+    expect(markdownOf({ content: pile })).toContain(`a\u0301${"\\u{0301}".repeat(3)} -all`);
+    expect(markdownOf({ content: struck })).toContain("+\\u{0336}a\\u{0336}l\\u{0336}l\\u{0336}");
+    expect(markdownOf({ content: ring })).toContain("a\\u{20DD} -all");
+    // One accent on each letter, as people write them, stays.
+    expect(markdownOf({ content: "cafe\u0301 nai\u0308ve" })).toContain("cafe\u0301 nai\u0308ve");
+  });
+
   // Any code point (lone surrogates too), half of them from the set.
   const anyText = fc
     .array(fc.oneof(blank, fc.integer({ min: 0, max: 0x10ffff })), { maxLength: 40 })
@@ -162,6 +180,23 @@ describe("long values are wrapped so that their end is on screen", () => {
       .map((l, i) => (i === 0 ? l : l.replace(/^[+~-] ↳ /, "")))
       .join("");
     expect(joined).toContain(`-> ${spf}`);
+  });
+
+  it("a value of wide characters is wrapped by the columns it takes, not by its code points", () => {
+    // FULLWIDTH LATIN letters (U+FF21-FF3A) are East_Asian_Width F (UAX #11): two columns each in a
+    // monospace block. 60 of them and a +all are 66 code points but 126 columns: off screen unwrapped.
+    const wide = String.fromCodePoint(
+      ...range(0xff21, 0xff3a),
+      ...range(0xff21, 0xff3a),
+      ...range(0xff21, 0xff28),
+    );
+    const content = `v=spf1 ${wide} +all`;
+    expect([...content]).toHaveLength(7 + 60 + 5);
+    const md = markdownOf({ content });
+    const cols = (l: string) => [...l].reduce((n, ch) => n + (/[\uFF01-\uFF60]/.test(ch) ? 2 : 1), 0);
+    expect(blockLines(md).filter((l) => cols(l) > 100)).toEqual([]);
+    const line = blockLines(md).find((l) => l.includes("+all")) ?? "";
+    expect(cols(line.slice(0, line.indexOf("+all") + 4))).toBeLessThanOrEqual(100);
   });
 
   it("the +all warning of that record is wrapped too, its end on screen", () => {

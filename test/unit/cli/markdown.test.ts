@@ -467,7 +467,7 @@ describe("domainapi-plan --expect and the renderer for the Automation API", () =
     const pairs = stdout.trim().split(" ");
     const plans = templatePlans(parsePreview(text));
     expect(pairs).toEqual(plans.map((p) => `${p.templateId}=${p.digest}`));
-    for (const pair of pairs) expect(pair).toMatch(/^[^=\s]+=[0-9a-f]{16}$/);
+    for (const pair of pairs) expect(pair).toMatch(/^[^=\s]+=[0-9a-f]{32}$/);
     // The Markdown names each digest, and the same value to copy.
     const md = markdownOf(text);
     for (const p of plans) expect(md).toContain(`Plan digest \`${p.digest}\``);

@@ -150,6 +150,6 @@ describe("a template whose records are secret in the preview", () => {
     };
     const md = planComment(preview);
     expect(md).toContain("~ MODIFY @ A content 192.0.2.10 -> 192.0.2.11");
-    expect(planExpectation(preview)).toMatch(/^web=[0-9a-f]{16}$/);
+    expect(planExpectation(preview)).toMatch(/^web=[0-9a-f]{32}$/);
   });
 });

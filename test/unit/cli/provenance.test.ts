@@ -37,7 +37,7 @@ type Edit = {
 
 function record(edits: Edit[] = [], totalCount = edits.length): PlanRecord {
   return {
-    pull: { number: 7, head: { sha: HEAD }, merged_at: "2026-11-26T12:00:00Z" },
+    pull: { number: 7, user: { login: "author" }, head: { sha: HEAD }, merged_at: "2026-11-26T12:00:00Z" },
     run: {
       id: RUN,
       event: "workflow_run",
@@ -48,7 +48,13 @@ function record(edits: Edit[] = [], totalCount = edits.length): PlanRecord {
     meta: { pullRequest: 7, commit: HEAD, run: RUN },
     comment: BODY,
     reviews: [
-      { state: "APPROVED", commit_id: HEAD, submitted_at: "2026-11-26T11:00:00Z", user: { login: "r" } },
+      {
+        state: "APPROVED",
+        commit_id: HEAD,
+        submitted_at: "2026-11-26T11:00:00Z",
+        user: { login: "r" },
+        author_association: "MEMBER",
+      },
     ],
     edits: {
       data: {
@@ -110,7 +116,9 @@ describe("the record of a plan comment", () => {
     const base = record();
     const at = (state: string, commit: string, time: string) => ({
       ...base,
-      reviews: [{ state, commit_id: commit, submitted_at: time }],
+      reviews: [
+        { state, commit_id: commit, submitted_at: time, user: { login: "r" }, author_association: "MEMBER" },
+      ],
     });
     expect(
       reason(verifiedPlan([comment], selection, at("APPROVED", "f".repeat(40), "2026-11-26T11:00:00Z"))),
@@ -121,6 +129,41 @@ describe("the record of a plan comment", () => {
     expect(reason(verifiedPlan([comment], selection, at("APPROVED", HEAD, "2026-11-26T10:01:00Z")))).toMatch(
       /made or changed at 2026-11-26T10:01:00Z, after the last approval/,
     );
+  });
+
+  it("an approval by someone outside the repository, by the pull request's author, or taken back by a request for changes does not count", () => {
+    // On a public repository anyone can submit an APPROVED review (GitHub leaves it out of the
+    // required approvals). Re-run the preview after the real approval, have a second account
+    // approve: the re-run's plan must not pass as approved.
+    const base = record();
+    const real = base.reviews![0]!;
+    const rerun = { ...base.run!, run_started_at: "2026-11-26T11:20:00Z" };
+    const late = { ...real, submitted_at: "2026-11-26T11:30:00Z" };
+    for (const [who, review] of [
+      ["an outsider", { ...late, user: { login: "sock" }, author_association: "NONE" }],
+      ["a contributor", { ...late, user: { login: "sock" }, author_association: "CONTRIBUTOR" }],
+      ["no association given", { ...late, user: { login: "sock" }, author_association: undefined }],
+      ["the author", { ...late, user: { login: "author" }, author_association: "COLLABORATOR" }],
+    ] as const) {
+      expect(
+        reason(verifiedPlan([comment], selection, { ...base, run: rerun, reviews: [real, review] })),
+        who,
+      ).toMatch(/made or changed at 2026-11-26T11:20:00Z, after the last approval/);
+      expect(reason(verifiedPlan([comment], selection, { ...base, reviews: [review] })), who).toMatch(
+        /^no review approved the merged head commit \w+: .*\(ignored: approvals by (sock|author) \(/,
+      );
+    }
+    const changes = { ...real, state: "CHANGES_REQUESTED", submitted_at: "2026-11-26T11:40:00Z" };
+    expect(
+      reason(verifiedPlan([comment], selection, { ...base, reviews: [real, changes] })),
+      "approved, then asked for changes",
+    ).toMatch(
+      /^no review approved the merged head commit \w+: .*\(ignored: approvals by r \(changes requested since\)/,
+    );
+    for (const association of ["OWNER", "MEMBER", "COLLABORATOR"]) {
+      const review = { ...late, author_association: association };
+      expect(verifiedPlan([comment], selection, { ...base, run: rerun, reviews: [review] }).ok).toBe(true);
+    }
   });
 
   it("the workflow's own edits pass; a re-run of the plan's run after the approval, or no artifact, does not", () => {

@@ -122,7 +122,7 @@ describe("the account of each plan", () => {
     const on = (baseUrl: string) =>
       templatePlans({ config: { "domainapi:baseUrl": baseUrl }, steps: [createStep("web", "default")] })[0]
         ?.digest;
-    expect(on("https://a.example")).toMatch(/^[0-9a-f]{16}$/);
+    expect(on("https://a.example")).toMatch(/^[0-9a-f]{32}$/);
     expect(on("https://a.example")).not.toBe(on("https://b.example"));
     // One account written two ways is one account.
     expect(on("https://A.example:443/")).toBe(on("https://a.example"));
@@ -163,7 +163,7 @@ describe("the restores of a preview", () => {
       "**Domain restore `c.example`** (resource `r-update`, asked again: the answer to the earlier restore was lost)",
     );
     expect(md).toMatch(
-      /DOMAINAPI_EXPECT_PLAN='restore\/b\.example=[0-9a-f]{16} restore\/c\.example=[0-9a-f]{16}'/,
+      /DOMAINAPI_EXPECT_PLAN='restore\/b\.example=[0-9a-f]{32} restore\/c\.example=[0-9a-f]{32}'/,
     );
   });
 });

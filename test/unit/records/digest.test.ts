@@ -16,8 +16,8 @@ import {
 import { planResource } from "../../../provider/records/plan";
 import { decodeInputs } from "../../../provider/records/state";
 
-const mail = { templateId: "mail", digest: "0123456789abcdef" };
-const web = { templateId: "web", digest: "3f2a9c1e0b7d4a55" };
+const mail = { templateId: "mail", digest: "0123456789abcdef0123456789abcdef" };
+const web = { templateId: "web", digest: "3f2a9c1e0b7d4a55e61f0c2d9b8a7364" };
 
 /** What `sh` puts in the variable when `line` is pasted in front of a command. */
 function asShellPrefix(line: string): string {
@@ -30,19 +30,23 @@ function asShellPrefix(line: string): string {
 describe("the DOMAINAPI_EXPECT_PLAN line of a plan", () => {
   it("is quoted, so that a shell keeps every pair", () => {
     const line = expectationAssignment([mail, web]);
-    expect(line).toBe("DOMAINAPI_EXPECT_PLAN='mail=0123456789abcdef web=3f2a9c1e0b7d4a55'");
-    expect(asShellPrefix(line)).toBe("mail=0123456789abcdef web=3f2a9c1e0b7d4a55");
+    expect(line).toBe(
+      "DOMAINAPI_EXPECT_PLAN='mail=0123456789abcdef0123456789abcdef web=3f2a9c1e0b7d4a55e61f0c2d9b8a7364'",
+    );
+    expect(asShellPrefix(line)).toBe(
+      "mail=0123456789abcdef0123456789abcdef web=3f2a9c1e0b7d4a55e61f0c2d9b8a7364",
+    );
     expect(expectationAssignment([])).toBe("DOMAINAPI_EXPECT_PLAN='none'");
   });
 
   it("reads the same plans as the shell leaves them, pasted whole, without the name, or double-quoted", () => {
     const reviewed = { kind: "reviewed", plans: [mail, web] };
     for (const value of [
-      "mail=0123456789abcdef web=3f2a9c1e0b7d4a55",
-      "DOMAINAPI_EXPECT_PLAN='mail=0123456789abcdef web=3f2a9c1e0b7d4a55'",
-      "'mail=0123456789abcdef web=3f2a9c1e0b7d4a55'",
-      ' DOMAINAPI_EXPECT_PLAN="mail=0123456789abcdef  web=3f2a9c1e0b7d4a55"\n',
-      "DOMAINAPI_EXPECT_PLAN=mail=0123456789abcdef web=3f2a9c1e0b7d4a55",
+      "mail=0123456789abcdef0123456789abcdef web=3f2a9c1e0b7d4a55e61f0c2d9b8a7364",
+      "DOMAINAPI_EXPECT_PLAN='mail=0123456789abcdef0123456789abcdef web=3f2a9c1e0b7d4a55e61f0c2d9b8a7364'",
+      "'mail=0123456789abcdef0123456789abcdef web=3f2a9c1e0b7d4a55e61f0c2d9b8a7364'",
+      ' DOMAINAPI_EXPECT_PLAN="mail=0123456789abcdef0123456789abcdef  web=3f2a9c1e0b7d4a55e61f0c2d9b8a7364"\n',
+      "DOMAINAPI_EXPECT_PLAN=mail=0123456789abcdef0123456789abcdef web=3f2a9c1e0b7d4a55e61f0c2d9b8a7364",
     ]) {
       expect(parseExpectation(value), value).toEqual(reviewed);
     }
@@ -52,7 +56,7 @@ describe("the DOMAINAPI_EXPECT_PLAN line of a plan", () => {
   it("round-trips any template id through the shell and through pasting (property)", () => {
     // Template ids: no spaces, controls, "/", "?", "#", "%" or "\" (validateTemplateId); quotes and "=" allowed.
     const id = fc.stringMatching(/^[A-Za-z0-9'"=$`!*;&|()<>{}[\]^~.,:@_+-]{1,12}$/);
-    const digest = fc.stringMatching(/^[0-9a-f]{16}$/);
+    const digest = fc.stringMatching(/^[0-9a-f]{32}$/);
     fc.assert(
       fc.property(
         fc.array(fc.record({ templateId: id, digest }), { minLength: 1, maxLength: 3 }),
@@ -126,6 +130,14 @@ describe("a digest covers where and how a plan is applied, not only what it send
       );
     });
   }
+
+  it("is 128 bits, since the pull request's author picks both the shown plan and the applied one (a collision suffices)", () => {
+    expect(planDigest(plan, reviewed)).toMatch(/^[0-9a-f]{32}$/);
+    const short = planDigest(plan, reviewed).slice(0, 16);
+    expect(() => parseExpectation(`web=${short}`)).toThrow(
+      new RegExp(`"web=${short}" is not a templateId=digest pair \\(the digest: 32 hexadecimal digits\\)`),
+    );
+  });
 
   it("is the same for the same account, settings and requests, whatever order the threshold was given in", () => {
     const swapped = { maxChangePercent: 30, minExistingRecords: 10 };
