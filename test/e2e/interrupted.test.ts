@@ -221,7 +221,7 @@ describe("the CLI alone killed with SIGKILL", () => {
     expect(proxy.seen.slice(seenBefore)).toEqual([]);
     // The request whose answer the engine never got stays in the journal as of unknown outcome.
     const entries = fs
-      .readdirSync(journal, { recursive: true, encoding: "utf8" })
+      .readdirSync(path.join(journal, "journal"), { recursive: true, encoding: "utf8" })
       .filter((f) => f.endsWith(".json"));
     expect(entries).toHaveLength(1);
     // Pulumi's own language host waits minutes for its engine: not ours to judge, but not left either.
