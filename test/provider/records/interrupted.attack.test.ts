@@ -3,110 +3,25 @@
  * implementation's own tests, judged by the sandbox's view of the template, the requests it
  * received, the journal's files and what a user reads.
  */
-import {
-  chmodSync,
-  cpSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { machineDir } from "../../../provider/host/machineFiles";
+import { describe, expect, it } from "vitest";
 import * as records from "../../../provider/records/provider";
-import { API_KEY, useSandbox } from "../../../sandbox/test/helpers";
-import { configureFor, PROVIDER, useConsoleLines } from "../helpers";
-import { type HoldingProxy, holdingProxy } from "../holdingProxy";
+import { PROVIDER } from "../helpers";
+import { A, API, MX, useInterruptedRuns, WWW } from "./interruptedRuns";
 
 type Props = Record<string, unknown>;
 
-const sandbox = useSandbox();
-let proxy: HoldingProxy;
-const said = useConsoleLines();
-const saved = { ...process.env };
+const h = useInterruptedRuns("journal-attack-");
+const { sandbox, said, proxy, journalFiles, checked, killed, template, lines, ids, sandboxIds, sent } = h;
+/** A created resource on a template made empty first. */
+const deployed = (templateId: string, declared: Props[], purge: boolean) =>
+  h.deployed(templateId, declared, purge, true);
 
-beforeAll(async () => {
-  proxy = await holdingProxy(sandbox.url);
-  configureFor(records, { url: proxy.url } as typeof sandbox, API_KEY, { maxRetries: 0, timeoutMs: 5000 });
-});
-afterAll(() => proxy.close());
-beforeEach(() => {
-  process.env.DOMAINAPI_STATE_DIR = mkdtempSync(join(tmpdir(), "journal-attack-"));
-  proxy.seen.length = 0;
-});
-afterEach(() => {
-  for (const k of ["DOMAINAPI_STATE_DIR", "DOMAINAPI_EXPECT_PLAN", "DOMAINAPI_REWRITE"]) {
-    if (saved[k] === undefined) delete process.env[k];
-    else process.env[k] = saved[k];
-  }
-});
-
-const journalFiles = (): string[] => {
-  const root = machineDir("journal");
-  try {
-    return readdirSync(root, { recursive: true, encoding: "utf8" })
-      .filter((f) => f.endsWith(".json"))
-      .map((f) => join(root, f));
-  } catch {
-    return [];
-  }
-};
-
-const A = { name: "@", type: "A", content: "192.0.2.10" };
-const MX = { name: "@", type: "MX", content: "mx1.example.net", priority: 10 };
-const WWW = { name: "www", type: "CNAME", content: "example.net." };
-const API = { name: "api", type: "A", content: "192.0.2.20" };
 const SECRET = "google-site-verification=s3cr3t-0ld";
 const NEXT = "google-site-verification=s3cr3t-n3w";
 const TOKEN = { name: "_verify", type: "TXT", content: SECRET };
-
-async function checked(news: Props, olds: Props = {}): Promise<Props> {
-  const result = await records.check(olds, { __provider: PROVIDER, ...news });
-  expect(result.failures ?? []).toEqual([]);
-  return { ...(result.inputs as Props), __provider: PROVIDER };
-}
-
-async function deployed(templateId: string, declared: Props[], purge: boolean) {
-  sandbox.seedTemplate(templateId, []);
-  const inputs = await checked({ templateId, records: declared, purge });
-  const created = await records.create(inputs);
-  return { id: created.id, inputs, outs: { ...(created.outs as Props), __provider: PROVIDER } };
-}
-
-const template = (templateId: string): string[] =>
-  (sandbox.templateRecords(templateId) ?? []).map((r) => `${r.name} ${r.type} ${r.content}`).sort();
-const lines = (rs: Props[]) => rs.map((r) => `${r.name} ${r.type} ${r.content}`).sort();
-const ids = (outs: Props) => Object.values(outs.ids as Record<string, string>).sort();
-const sandboxIds = (templateId: string) =>
-  (sandbox.templateRecords(templateId) ?? []).map((r) => r.record_id).sort();
-const sent = () => proxy.seen.filter((s) => s.method !== "GET").map((s) => s.method);
-
-/**
- * Leaves the journal as a `kill -9` would while the `nth` next `method` request was held, after
- * (`when: "applied"`) or before (`when: "unsent"`) the sandbox applied it.
- */
-async function killed(
-  method: string,
-  operation: () => Promise<unknown>,
-  nth = 1,
-  when: "applied" | "unsent" = "applied",
-): Promise<void> {
-  const held = when === "applied" ? proxy.holdNext(method, nth) : proxy.holdBefore(method, nth);
-  const call = operation().catch(() => undefined);
-  await held;
-  const copy = mkdtempSync(join(tmpdir(), "journal-copy-"));
-  cpSync(machineDir("journal"), copy, { recursive: true });
-  proxy.drop();
-  await call;
-  rmSync(machineDir("journal"), { recursive: true, force: true });
-  cpSync(copy, machineDir("journal"), { recursive: true });
-  said.length = 0;
-  proxy.seen.length = 0;
-}
 
 describe("purge: false", () => {
   it("a PATCH that only deletes and modifies, applied and never answered: the template ends as declared, the state claims only what exists", async () => {
@@ -228,7 +143,7 @@ describe("the journal's directory cannot be written", () => {
     const file = join(mkdtempSync(join(tmpdir(), "journal-file-")), "not-a-dir");
     writeFileSync(file, "");
     process.env.DOMAINAPI_STATE_DIR = file;
-    proxy.seen.length = 0;
+    proxy().seen.length = 0;
     said.length = 0;
     await records.diff("t-ro", outs, news);
     expect(said.join("\n")).not.toMatch(/outcome unknown/);
@@ -258,21 +173,21 @@ describe("secrets in the journal", () => {
     const { outs, inputs } = await deployed("t-mode", [A], true);
     const news = await checked({ templateId: "t-mode", records: [A, WWW] }, inputs);
     const mode = (f: string) => statSync(f).mode & 0o777;
-    let held = proxy.holdNext("PATCH");
+    let held = proxy().holdNext("PATCH");
     let call = records.update("t-mode", outs, news).catch(() => undefined);
     await held;
     const [file] = journalFiles();
     expect([mode(file!), mode(join(file!, ".."))]).toEqual([0o600, 0o700]);
-    proxy.drop();
+    proxy().drop();
     await call;
     // An entry left behind (a run killed), made readable by someone, is replaced whole: 0600 again.
     await killed("PATCH", () => records.update("t-mode", outs, news));
     chmodSync(journalFiles()[0]!, 0o644);
-    held = proxy.holdNext("PUT");
+    held = proxy().holdNext("PUT");
     call = records.update("t-mode", outs, news).catch(() => undefined);
     await held;
     expect(mode(journalFiles()[0]!)).toBe(0o600);
-    proxy.drop();
+    proxy().drop();
     await call;
   });
 

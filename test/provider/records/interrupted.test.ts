@@ -6,111 +6,47 @@
  * puts the copy back and runs the next operation from the state the engine had. Judged by the
  * sandbox's own view of the template and by the requests it received.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { machineDir } from "../../../provider/host/machineFiles";
+import { readFileSync, writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
 import * as records from "../../../provider/records/provider";
-import { API_KEY, useSandbox } from "../../../sandbox/test/helpers";
-import { configureFor, PROVIDER, useConsoleLines } from "../helpers";
-import { type HoldingProxy, holdingProxy } from "../holdingProxy";
+import { API_KEY } from "../../../sandbox/test/helpers";
+import { A, API, MX, useInterruptedRuns, WWW } from "./interruptedRuns";
 
 type Props = Record<string, unknown>;
 
-const sandbox = useSandbox();
-let proxy: HoldingProxy;
-const said = useConsoleLines();
-const saved = { ...process.env };
+const {
+  sandbox,
+  said,
+  proxy,
+  journalFiles,
+  checked,
+  deployed,
+  killed,
+  template,
+  lines,
+  ids,
+  sandboxIds,
+  sent,
+} = useInterruptedRuns("journal-test-");
 
-beforeAll(async () => {
-  proxy = await holdingProxy(sandbox.url);
-  configureFor(records, { url: proxy.url } as typeof sandbox, API_KEY, { maxRetries: 0, timeoutMs: 5000 });
-});
-afterAll(() => proxy.close());
-beforeEach(() => {
-  process.env.DOMAINAPI_STATE_DIR = mkdtempSync(join(tmpdir(), "journal-test-"));
-  proxy.seen.length = 0;
-});
-afterEach(() => {
-  for (const k of ["DOMAINAPI_STATE_DIR", "DOMAINAPI_EXPECT_PLAN", "DOMAINAPI_REWRITE"]) {
-    if (saved[k] === undefined) delete process.env[k];
-    else process.env[k] = saved[k];
-  }
-});
-
-const journalFiles = (): string[] => {
-  const root = machineDir("journal");
-  try {
-    return readdirSync(root, { recursive: true, encoding: "utf8" })
-      .filter((f) => f.endsWith(".json"))
-      .map((f) => join(root, f));
-  } catch {
-    return [];
-  }
-};
-
-const A = { name: "@", type: "A", content: "192.0.2.10" };
-const MX = { name: "@", type: "MX", content: "mx1.example.net", priority: 10 };
-const WWW = { name: "www", type: "CNAME", content: "example.net." };
-const API = { name: "api", type: "A", content: "192.0.2.20" };
-
-async function checked(news: Props, olds: Props = {}): Promise<Props> {
-  const result = await records.check(olds, { __provider: PROVIDER, ...news });
-  expect(result.failures ?? []).toEqual([]);
-  return { ...(result.inputs as Props), __provider: PROVIDER };
-}
-
-async function deployed(templateId: string, declared: Props[], purge: boolean) {
-  const inputs = await checked({ templateId, records: declared, purge });
-  const created = await records.create(inputs);
-  return { id: created.id, inputs, outs: { ...(created.outs as Props), __provider: PROVIDER } };
-}
-
-/** The template as the sandbox holds it: `name TYPE content`, sorted (a doubled record shows twice). */
-const template = (templateId: string): string[] =>
-  (sandbox.templateRecords(templateId) ?? []).map((r) => `${r.name} ${r.type} ${r.content}`).sort();
-const lines = (rs: Props[]) => rs.map((r) => `${r.name} ${r.type} ${r.content}`).sort();
-
-/**
- * Runs `operation` until the sandbox has applied its next `method` request, and leaves the journal
- * as a `kill -9` at that moment would: the abandoned call is let go (its connection dropped), and
- * the journal as it was while the answer was held is put back.
- */
-async function killedAfterApply(method: string, operation: () => Promise<unknown>, nth = 1): Promise<void> {
-  const held = proxy.holdNext(method, nth);
-  const call = operation().catch(() => undefined);
-  await held;
-  const copy = mkdtempSync(join(tmpdir(), "journal-copy-"));
-  cpSync(machineDir("journal"), copy, { recursive: true });
-  expect(journalFiles().length).toBe(1);
-  proxy.drop();
-  await call;
-  rmSync(machineDir("journal"), { recursive: true, force: true });
-  cpSync(copy, machineDir("journal"), { recursive: true });
-  said.length = 0;
-  proxy.seen.length = 0;
-}
-
-const ids = (outs: Props) => Object.values(outs.ids as Record<string, string>).sort();
-const sandboxIds = (templateId: string) =>
-  (sandbox.templateRecords(templateId) ?? []).map((r) => r.record_id).sort();
-const sent = () => proxy.seen.filter((s) => s.method !== "GET").map((s) => s.method);
+/** Runs `operation` until the sandbox applied its `nth` `method` request, then as a `kill -9` (one entry held). */
+const killedAfterApply = (method: string, operation: () => Promise<unknown>, nth = 1): Promise<void> =>
+  killed(method, operation, nth, "applied", () => expect(journalFiles().length).toBe(1));
 
 describe("the journal itself, around the requests", () => {
   it("holds the request while it is in flight, never the key, and is gone once the call has answered", async () => {
     const { outs, inputs } = await deployed("tpl-1", [A], true);
     const news = await checked({ templateId: "tpl-1", records: [A, WWW] }, inputs);
-    const held = proxy.holdNext("PATCH");
+    const held = proxy().holdNext("PATCH");
     const call = records.update("tpl-1", outs, news);
     await held;
     const [file] = journalFiles();
     const text = readFileSync(file!, "utf8");
     expect(text).toContain('"sent":{"method":"PATCH","adds":["www CNAME example.net."]');
-    expect(text).toContain(`"baseUrl":"${proxy.url}"`);
+    expect(text).toContain(`"baseUrl":"${proxy().url}"`);
     expect(text).not.toContain(API_KEY);
     // Before the answer: the entry was on disk before the request reached the sandbox.
-    proxy.drop();
+    proxy().drop();
     await call.catch(() => undefined);
     expect(journalFiles()).toEqual([]);
     const again = await records.update("tpl-1", outs, news).catch((e: unknown) => e);
@@ -161,13 +97,13 @@ describe("recovery from an unknown outcome, purge: true", () => {
 
   it("a create's PUT applied and never answered: the engine's next create is the same PUT, exact; no entry is kept", async () => {
     const inputs = await checked({ templateId: "tpl-2", records: [A, MX] });
-    const held = proxy.holdNext("PUT");
+    const held = proxy().holdNext("PUT");
     const call = records.create(inputs).catch(() => undefined);
     await held;
     expect(journalFiles()).toEqual([]);
-    proxy.drop();
+    proxy().drop();
     await call;
-    proxy.seen.length = 0;
+    proxy().seen.length = 0;
     const created = await records.create(inputs);
     expect(sent()).toEqual(["PUT"]);
     expect(template("tpl-2")).toEqual(lines([A, MX]));
@@ -261,7 +197,7 @@ describe("without the journal: DOMAINAPI_REWRITE for one run", () => {
     const { outs, inputs } = await deployed("tpl-1", [A, MX], true);
     // What a lost runner leaves: a record applied that no state knows of.
     sandbox.seedTemplate("tpl-1", [A, MX, WWW]);
-    proxy.seen.length = 0;
+    proxy().seen.length = 0;
     process.env.DOMAINAPI_REWRITE = "tpl-1";
     const diff = await records.diff("tpl-1", outs, inputs);
     expect(diff.changes).toBe(true);
@@ -270,7 +206,7 @@ describe("without the journal: DOMAINAPI_REWRITE for one run", () => {
     expect(template("tpl-1")).toEqual(lines([A, MX]));
     expect(ids(result.outs as Props)).toEqual(sandboxIds("tpl-1"));
     const other = await deployed("mail", [A], false);
-    proxy.seen.length = 0;
+    proxy().seen.length = 0;
     expect((await records.diff(other.id, other.outs, other.inputs)).changes).toBe(false);
   });
 });
