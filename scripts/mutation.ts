@@ -11,7 +11,7 @@
  * A module is run with its own test files: those named after it (test/unit/<area>/<module>*.test.ts,
  * test/provider/...) and those that import it directly; not every test that reaches it through the
  * package: the score says what the module's own tests pin.
- * The floor (DECISIONS.md, "Test strength"): killed and timed-out mutants over the valid ones, 90%
+ * The floor (docs/development.md, "Mutation testing"): killed and timed-out mutants over the valid ones, 90%
  * per module. A mutant shown to be equivalent is disabled in the source by a `Stryker disable`
  * comment that gives the reason; it is then listed as such, and counts in no score.
  */
