@@ -441,6 +441,24 @@ export function interruptedHolding(
   };
 }
 
+/** One PUT of the declared records after an interrupted run, or as `DOMAINAPI_REWRITE` asks. */
+function recoveryRewrite(
+  held: HeldRecord[],
+  after: Declaration,
+  reason: "requested" | "interrupted",
+  interrupted: Interruption,
+): Plan {
+  const plan = planRewrite(after.settings.templateId, held, after.declared, reason);
+  return {
+    ...plan,
+    onRefusal: RECOVER,
+    setAside: [],
+    forgotten: [],
+    untracked: [],
+    interrupted: interrupted.request,
+  };
+}
+
 /**
  * The plan after an interrupted run (docs/behaviour.md, "Interrupted runs"), with the fewest
  * requests that make the state true. What the interrupted run proved replaces the state it started
@@ -464,29 +482,11 @@ export function planInterrupted(
   const settings = (after ?? before)!.settings;
   if (interrupted.source === "requested") {
     if (after === undefined || !settings.purge) return planResource(before, after);
-    const plan = planRewrite(settings.templateId, before?.held ?? [], after.declared, "requested");
-    return {
-      ...plan,
-      onRefusal: RECOVER,
-      setAside: [],
-      forgotten: [],
-      untracked: [],
-      interrupted: interrupted.request,
-    };
+    return recoveryRewrite(before?.held ?? [], after, "requested", interrupted);
   }
   const holding = interruptedHolding(before, settings, interrupted);
   if (after === undefined) return { ...planResource(holding, undefined), interrupted: interrupted.request };
-  if (settings.purge) {
-    const plan = planRewrite(settings.templateId, holding.held, after.declared, "interrupted");
-    return {
-      ...plan,
-      onRefusal: RECOVER,
-      setAside: [],
-      forgotten: [],
-      untracked: [],
-      interrupted: interrupted.request,
-    };
-  }
+  if (settings.purge) return recoveryRewrite(holding.held, after, "interrupted", interrupted);
   const aside = setAsideUnknownAdds(holding.untracked, after.declared);
   const plan = planPatch(settings.templateId, pairRecords(holding.held, aside.planned), {
     purge: false,
