@@ -7,35 +7,16 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { IMPORT_OPTIONS, runImportCommand } from "../../provider/cli/import";
+import { describe, expect, it } from "vitest";
+import { IMPORT_OPTIONS } from "../../provider/cli/import";
 import { ZONE_40 } from "../e2e/import-zone";
+import { run, useTempDirs } from "./importCliRun";
 
 const repoRoot = path.join(__dirname, "..", "..");
 const BIN = path.join(repoRoot, "dist", "provider", "cli", "import.js");
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "domainapi-import-safety-"));
-  dirs.push(dir);
-  return dir;
-}
-
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const code = await runImportCommand(args, {
-    stdout: { write: (t: string) => (stdout += t) },
-    stderr: { write: (t: string) => (stderr += t) },
-  });
-  return { code, stdout, stderr };
-}
+const tempDir = useTempDirs("domainapi-import-safety-");
 
 /** Every path under `dir`, relative, sorted: what a user would find there. */
 function tree(dir: string): string[] {

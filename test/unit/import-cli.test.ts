@@ -4,32 +4,12 @@
  * and exit 2 with file, line and what was expected when the input cannot be read.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { runImportCommand } from "../../provider/cli/import";
+import { describe, expect, it } from "vitest";
 import { ZONE_40 } from "../e2e/import-zone";
+import { run, useTempDirs } from "./importCliRun";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "domainapi-import-cli-"));
-  dirs.push(dir);
-  return dir;
-}
-
-async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const code = await runImportCommand(args, {
-    stdout: { write: (t: string) => (stdout += t) },
-    stderr: { write: (t: string) => (stderr += t) },
-  });
-  return { code, stdout, stderr };
-}
+const tempDir = useTempDirs("domainapi-import-cli-");
 
 describe("domainapi-import", () => {
   it("writes each language's files and import-report.md, exit 0, and sums up on the terminal", async () => {
