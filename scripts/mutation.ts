@@ -7,6 +7,7 @@
  *   npm run mutate -- --all                every module of provider/
  *   npm run mutate -- --ci                 as the first form, then fail below the floor (scripts/test.sh)
  *   npm run mutate -- --report             only rewrite bench/results/mutation.md from the report
+ *   npm run mutate -- --concurrency 2 ...  fewer Stryker processes (default: stryker.config.mjs)
  *
  * A module is run with its own test files: those named after it (test/unit/<area>/<module>*.test.ts,
  * test/provider/...) and those that import it directly; not every test that reaches it through the
@@ -24,13 +25,6 @@ const REPORT = "bench/results/mutation/stryker-incremental.json";
 const SUMMARY = "bench/results/mutation.md";
 const FLOOR = 90;
 const TEST_DIRS = ["test/unit", "test/provider", "test/conformance"];
-/** Modules other engineers rewrote this round: their scores are shown, marked so. */
-const BEING_REWRITTEN = [
-  /^provider\/(import|cli|restore|settings|host|plugin|errors)\//,
-  /^provider\/records\/(digest|run|plan|provider|vanished)\.ts$/,
-  /^provider\/checks\/(spf|ownership)\.ts$/,
-  /^provider\/dynamic\/owners\.ts$/,
-];
 
 /** A mutant of the report (mutation-testing-report-schema), the fields this script reads. */
 interface Mutant {
@@ -163,7 +157,6 @@ function scores(report: Report): Score[] {
     .sort((a, b) => a.file.localeCompare(b.file));
 }
 
-const rewritten = (file: string) => BEING_REWRITTEN.some((pattern) => pattern.test(file));
 const fmt = (score: number) => `${Math.floor(score * 10) / 10}%`;
 
 function lineOf(source: string, line: number): string {
@@ -189,7 +182,6 @@ function writeSummary(report: Report): void {
     ...all.map((s) => {
       const notes = [
         s.score < FLOOR ? "**below the floor**" : "",
-        rewritten(s.file) ? "being rewritten this round" : "",
       ];
       return `| \`${s.file}\` | ${fmt(s.score)} | ${s.killed} | ${s.timeout} | ${s.survived.length} | ${s.noCoverage.length} | ${s.ignored.length} | ${notes.filter(Boolean).join("; ")} |`;
     }),
@@ -219,9 +211,10 @@ function writeSummary(report: Report): void {
   fs.writeFileSync(path.join(root, SUMMARY), lines.join("\n"));
 }
 
-function stryker(mutate: readonly string[], testFiles: readonly string[]): number {
+function stryker(mutate: readonly string[], testFiles: readonly string[], concurrency?: string): number {
   const bin = path.join(root, "node_modules", ".bin", "stryker");
   const args = ["run", "--mutate", mutate.join(","), "--incremental"];
+  if (concurrency !== undefined) args.push("--concurrency", concurrency);
   if (testFiles.length > 0) args.push("--testFiles", testFiles.join(","));
   console.log(`mutation: stryker ${args.join(" ")}`);
   return spawnSync(bin, args, { cwd: root, stdio: "inherit" }).status ?? 1;
@@ -235,7 +228,14 @@ function main(argv: readonly string[]): number {
     writeSummary(readReport());
     return 0;
   }
-  const named = argv.filter((arg) => !arg.startsWith("--"));
+  // `--concurrency N` (Stryker's own option): fewer processes when other work shares the machine.
+  const at = argv.indexOf("--concurrency");
+  const concurrency = at >= 0 ? argv[at + 1] : undefined;
+  if (at >= 0 && !/^[1-9]\d*$/.test(concurrency ?? "")) {
+    console.error("mutation: --concurrency takes a whole number of processes, such as --concurrency 2");
+    return 2;
+  }
+  const named = argv.filter((arg, i) => !arg.startsWith("--") && !(at >= 0 && i === at + 1));
   const before = readReport();
   const targets = argv.includes("--all")
     ? modules()
@@ -257,7 +257,7 @@ function main(argv: readonly string[]): number {
     console.error("mutation: no test file imports these modules; every mutant would survive");
     return ci ? 1 : 0;
   }
-  const status = stryker(targets, testFiles);
+  const status = stryker(targets, testFiles, concurrency);
   if (status !== 0) return status;
   const report = readReport();
   writeSummary(report);
