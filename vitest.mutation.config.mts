@@ -3,6 +3,9 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+// Stryker's mutant in force before a test file imports provider/: see test/mutation-setup.ts.
+const setupFiles = ["test/mutation-setup.ts"];
+
 export default defineConfig({
   resolve: {
     alias: [
@@ -16,11 +19,12 @@ export default defineConfig({
     // Instrumented code runs slower than the code itself.
     testTimeout: 30_000,
     projects: [
-      { test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
+      { test: { name: "unit", include: ["test/unit/**/*.test.ts"], setupFiles } },
       {
         test: {
           name: "sandbox",
           include: ["test/provider/**/*.test.ts", "test/conformance/**/!(pending-)*.test.ts"],
+          setupFiles,
         },
       },
     ],
