@@ -43,25 +43,24 @@ export interface CaaReading {
   readonly known: boolean;
 }
 
-const FORM = /^(\d{1,3}) ([A-Za-z0-9]+) "([^"]*)"$/;
-const LABEL = "[A-Za-z0-9](?:-*[A-Za-z0-9])*";
-const ISSUER = new RegExp(`^${LABEL}(?:\\.${LABEL})*$`);
-const PARAMETER = new RegExp(`^(${LABEL})[ \\t]*=[ \\t]*([\\x21-\\x3a\\x3c-\\x7e]*)$`);
-
 /** RFC 8659 §4.2: `[issuer-domain-name] [";" [parameters]]`, whitespace around each part. */
 function issueValueProblem(tag: string, value: string): CaaProblem | undefined {
-  const [issuer = "", ...rest] = value.split(";");
-  const name = issuer.trim().replaceAll(DOMAIN_PLACEHOLDER, "example.com");
-  if (name !== "" && !ISSUER.test(name)) {
+  // The patterns of this module are made where they are used, not as module constants, so that
+  // mutation testing can change them (a module constant is made before any test runs).
+  const label = "[A-Za-z0-9](?:-*[A-Za-z0-9])*";
+  const [first, ...rest] = value.split(";");
+  const issuer = first!.trim();
+  const name = issuer.replaceAll(DOMAIN_PLACEHOLDER, "example.com");
+  if (name !== "" && !new RegExp(`^${label}(?:\\.${label})*$`).test(name)) {
     return {
-      problem: `"${issuer.trim()}" is not a CA's domain name, so no CA can read this ${tag} property`,
+      problem: `"${issuer}" is not a CA's domain name, so no CA can read this ${tag} property`,
       fix: `write the CA's domain, e.g. ${tag} "letsencrypt.org", or ${tag} ";" to allow no CA`,
     };
   }
   const parameters = rest.join(";").trim();
   if (parameters === "") return undefined;
   for (const parameter of parameters.split(";").map((p) => p.trim())) {
-    if (!PARAMETER.test(parameter)) {
+    if (!new RegExp(`^(${label})[ \\t]*=[ \\t]*([\\x21-\\x3a\\x3c-\\x7e]*)$`).test(parameter)) {
       return {
         problem: `the parameter "${parameter}" is not key=value (letters, digits and "-" in the key; no spaces or ";" in the value)`,
         fix: `write parameters as ${tag} "ca.example.net; account=12345"`,
@@ -79,9 +78,12 @@ function valueProblem(tag: string, value: string): CaaProblem | undefined {
     case "issuemail":
       return issueValueProblem(tag, value);
     case "iodef": {
-      const url = value.replaceAll(DOMAIN_PLACEHOLDER, "example.com");
-      const scheme = URL.canParse(url) ? new URL(url).protocol : "";
-      if (scheme === "mailto:" || scheme === "http:" || scheme === "https:") return undefined;
+      const url = URL.parse(value.replaceAll(DOMAIN_PLACEHOLDER, "example.com"));
+      if (
+        url !== null &&
+        (url.protocol === "mailto:" || url.protocol === "http:" || url.protocol === "https:")
+      )
+        return undefined;
       return {
         problem: `iodef "${value}" is not a mailto:, http: or https: URL (RFC 8659 §4.4)`,
         fix: 'write iodef "mailto:security@example.com" or iodef "https://iodef.example.com/"',
@@ -94,9 +96,8 @@ function valueProblem(tag: string, value: string): CaaProblem | undefined {
             problem: `contactemail "${value}" is not an e-mail address`,
             fix: 'write contactemail "security@example.com"',
           };
-    default:
-      return undefined;
   }
+  return undefined; // contactphone, and the tags outside the registry
 }
 
 /**
@@ -107,7 +108,7 @@ function valueProblem(tag: string, value: string): CaaProblem | undefined {
  * readCaa('0 issue "%%%%%"').problems; // the issuer is not a domain name (RFC 8659 §4.2)
  */
 export function readCaa(content: string): CaaReading {
-  const match = FORM.exec(content);
+  const match = /^(\d{1,3}) ([A-Za-z0-9]+) "([^"]*)"$/.exec(content);
   if (!match) {
     return {
       flags: 0,
@@ -123,7 +124,8 @@ export function readCaa(content: string): CaaReading {
   const tag = match[2]!.toLowerCase();
   const value = match[3]!;
   const problems: CaaProblem[] = [];
-  if (flags > 255 || (flags & ~CAA_CRITICAL) !== 0) {
+  // Any flags above 255 set a bit other than 128, so this also refuses what is no octet.
+  if ((flags & ~CAA_CRITICAL) !== 0) {
     problems.push({
       problem: `the flags ${flags} set reserved bits: only 128 (issuer critical) is defined, every other bit must be 0`,
       fix: `write flags 0, or 128 to make the property critical`,

@@ -9,12 +9,6 @@ import { DOMAIN_PLACEHOLDER } from "../dns/model";
 /** A DMARC policy (RFC 7489 §6.3, `p` and `sp`). */
 export type DmarcPolicy = "none" | "quarantine" | "reject";
 
-/** The policies, in the order of their strength. */
-export const DMARC_POLICIES: readonly DmarcPolicy[] = ["none", "quarantine", "reject"];
-
-/** The tags RFC 7489 §6.3 defines; a receiver ignores any other. */
-export const DMARC_TAGS = ["v", "p", "sp", "rua", "ruf", "adkim", "aspf", "ri", "fo", "rf", "pct"] as const;
-
 /** Something a receiver cannot parse, with what to write instead. */
 export interface DmarcProblem {
   readonly problem: string;
@@ -26,12 +20,6 @@ export interface DmarcReading {
   readonly tags: ReadonlyArray<readonly [name: string, value: string]>;
   readonly problems: readonly DmarcProblem[];
 }
-
-const TAG = /^([A-Za-z0-9_]+)[ \t]*=[ \t]*(.*)$/s;
-/** A URI and what follows its first "!" (RFC 7489 §6.4: a "!" inside the URI itself is encoded). */
-const URI_SIZE = /^([^!]*)(?:!(.*))?$/s;
-/** The size limit of §6.2: a whole number, then optionally k, m, g or t (ABNF letters match either case). */
-const SIZE = /^\d+[kmgt]?$/i;
 
 /**
  * Whether a TXT content presents itself as a DMARC record (its first tag is `v=DMARC1`); at a
@@ -46,8 +34,13 @@ export function isDmarcRecord(content: string): boolean {
 
 /** Why one reporting URI (RFC 7489 §6.2, §6.4 `dmarc-uri`) will not be used, or `undefined`. */
 function uriProblem(tag: string, raw: string): DmarcProblem | undefined {
-  const [, uri = "", size] = URI_SIZE.exec(raw)!;
-  const concrete = uri.replaceAll(DOMAIN_PLACEHOLDER, "example.com");
+  // The URI and what follows its first "!" (§6.4: a "!" inside the URI itself is encoded). The
+  // patterns of this module are written where they are used, not as module constants: each is then
+  // made when its check runs, which is what mutation testing needs to change it.
+  // Every part of the pattern may be empty and (.*) with s runs to the end: it always matches the
+  // whole text from its start, so it needs no anchors.
+  const [, uri, size] = /([^!]*)(?:!(.*))?/s.exec(raw)!;
+  const concrete = uri!.replaceAll(DOMAIN_PLACEHOLDER, "example.com");
   if (/^[^:@\s]+@[^@\s]+$/.test(concrete)) {
     return {
       problem: `${tag} address "${raw}" is not a URI`,
@@ -74,7 +67,8 @@ function uriProblem(tag: string, raw: string): DmarcProblem | undefined {
       fix: `use a mailto: URI, e.g. ${tag}=mailto:dmarc@example.com`,
     };
   }
-  if (size !== undefined && !SIZE.test(size)) {
+  // §6.2: a whole number, then optionally k, m, g or t (ABNF letters match either case).
+  if (size !== undefined && !/^\d+[kmgt]?$/i.test(size)) {
     return {
       problem: `${tag} URI "${raw}" has a malformed size limit "!${size}"`,
       fix: 'write "!" then a whole number and optionally k, m, g or t, e.g. !10m, or drop the "!"',
@@ -89,7 +83,7 @@ function valueProblem(name: string, value: string): DmarcProblem | undefined {
   switch (name) {
     case "p":
     case "sp":
-      return (DMARC_POLICIES as readonly string[]).includes(lower)
+      return lower === "none" || lower === "quarantine" || lower === "reject"
         ? undefined
         : {
             problem: `${name}=${value} is not a policy`,
@@ -130,7 +124,7 @@ function valueProblem(name: string, value: string): DmarcProblem | undefined {
         : { problem: `rf=${value} is not a list of report formats`, fix: "write rf=afrf" };
     case "rua":
     case "ruf":
-      if (value.trim() === "")
+      if (value === "")
         return {
           problem: `${name}= is empty`,
           fix: `give a URI, e.g. ${name}=mailto:dmarc@example.com, or remove the tag`,
@@ -140,9 +134,8 @@ function valueProblem(name: string, value: string): DmarcProblem | undefined {
         if (problem) return problem;
       }
       return undefined;
-    default:
-      return undefined;
   }
+  return undefined; // v, and the tags a receiver ignores
 }
 
 /**
@@ -159,11 +152,12 @@ export function readDmarc(content: string): DmarcReading {
   const parts = content.split(";").map((part) => part.trim());
   for (const [index, part] of parts.entries()) {
     if (part === "") {
-      if (index === parts.length - 1 && index > 0) continue; // a trailing ";" is allowed
+      if (index === parts.length - 1) continue; // a trailing ";" is allowed (and "" is no empty tag)
       problems.push({ problem: 'an empty tag (";;" or a leading ";")', fix: 'separate tags with one ";"' });
       continue;
     }
-    const match = TAG.exec(part);
+    // (.*) with the s flag runs to the end of the part, so no "$" is needed.
+    const match = /^([A-Za-z0-9_]+)[ \t]*=[ \t]*(.*)/s.exec(part);
     if (!match) {
       problems.push({
         problem: `"${part}" is not a tag=value pair`,
@@ -186,13 +180,14 @@ export function readDmarc(content: string): DmarcReading {
       fix: 'add "p=none" (or quarantine or reject) right after v=DMARC1',
     });
   }
+  // The tags §6.3 defines: one of them twice is an error; a receiver ignores any other tag.
+  const defined = new Set(["v", "p", "sp", "rua", "ruf", "adkim", "aspf", "ri", "fo", "rf", "pct"]);
   const seen = new Set<string>();
   for (const [name, value] of tags) {
-    if (seen.has(name) && (DMARC_TAGS as readonly string[]).includes(name)) {
+    if (seen.has(name) && defined.has(name)) {
       problems.push({ problem: `the tag ${name} appears more than once`, fix: `keep one ${name}=` });
     }
     seen.add(name);
-    if (name === "v") continue;
     const problem = valueProblem(name, value);
     if (problem) problems.push(problem);
   }

@@ -17,7 +17,10 @@ export interface LiftIssue {
   readonly reason: string;
 }
 
-const ERROR_RULES = RULE_NAMES.filter((name) => RULES[name].severity === "error");
+/** The rules a resource can lift, as messages list them (made when asked: a refusal is rare). */
+function errorRules(): string {
+  return RULE_NAMES.filter((name) => RULES[name].severity === "error").join(", ");
+}
 
 /**
  * Reads the `liftedChecks` input: absent, or a list of error rules' names, each once.
@@ -45,12 +48,12 @@ export function readLiftedChecks(
     if (typeof name !== "string" || !isRuleName(name)) {
       issues.push({
         property: at,
-        reason: `${JSON.stringify(name)} is not a rule; the rules that can be lifted are ${ERROR_RULES.join(", ")}`,
+        reason: `${JSON.stringify(name)} is not a rule; the rules that can be lifted are ${errorRules()}`,
       });
     } else if (RULES[name].severity !== "error") {
       issues.push({
         property: at,
-        reason: `"${name}" only warns, so there is nothing to lift: remove it (the rules that can be lifted are ${ERROR_RULES.join(", ")})`,
+        reason: `"${name}" only warns, so there is nothing to lift: remove it (the rules that can be lifted are ${errorRules()})`,
       });
     } else if (lifted.includes(name)) {
       issues.push({ property: at, reason: `"${name}" is listed twice; remove one` });

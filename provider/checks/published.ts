@@ -97,9 +97,6 @@ export function questionsFor(records: readonly RecordSpec[], domain: string): Qu
   return questions;
 }
 
-const CAA_FORM = /^(\d{1,3})\s+([A-Za-z0-9]+)\s+"([^"]*)"$/;
-const TLSA_FORM = /^(\d+)\s+(\d+)\s+(\d+)\s+([0-9A-Fa-f]*)$/;
-
 /** The one spelling of a published value that compares equal with a declared one. */
 function valueKey(v: PublishedValue): string {
   switch (v.type) {
@@ -137,11 +134,11 @@ function declaredKey(r: RecordSpec, domain: string): string {
     case "SRV":
       return `${r.priority ?? 0} ${r.weight ?? 0} ${r.port ?? 0} ${bare(content)}`;
     case "CAA": {
-      const m = CAA_FORM.exec(content);
+      const m = /^(\d{1,3})\s+([A-Za-z0-9]+)\s+"([^"]*)"$/.exec(content);
       return m ? `${Number(m[1])} ${m[2]!.toLowerCase()} "${m[3]}"` : content;
     }
     case "TLSA": {
-      const m = TLSA_FORM.exec(content);
+      const m = /^(\d+)\s+(\d+)\s+(\d+)\s+([0-9A-Fa-f]*)$/.exec(content);
       return m ? `${Number(m[1])} ${Number(m[2])} ${Number(m[3])} ${m[4]!.toLowerCase()}` : content;
     }
     default:

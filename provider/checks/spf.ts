@@ -45,13 +45,8 @@ export interface SpfReading {
   readonly lookups: readonly string[];
 }
 
-const VERSION = /^v=spf1(?: |$)/i;
-const LOOKUP_MECHANISMS: ReadonlySet<string> = new Set(["include", "a", "mx", "ptr", "exists"]);
-const MODIFIER = /^([A-Za-z][A-Za-z0-9._-]*)=(.*)$/s;
-const DIRECTIVE = /^([+\-~?]?)([A-Za-z0-9]*)(.*)$/s;
-const MACRO = /^%\{[slodiphcrtv]\d*r?[.\-+,/_=]*\}/i;
-const TOPLABEL = /^(?:[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*|[A-Za-z0-9]+-[A-Za-z0-9-]*[A-Za-z0-9])$/;
-const CIDR = /^(0|[1-9]\d{0,2})$/;
+// The patterns of this module are written where they are used, not as module constants: a module
+// constant is made before any test runs, where mutation testing cannot change it.
 
 /**
  * Whether a TXT content is an SPF record: it starts with the version `v=spf1` followed by a space
@@ -61,7 +56,7 @@ const CIDR = /^(0|[1-9]\d{0,2})$/;
  * isSpfRecord("v=spf1 -all"); // true
  */
 export function isSpfRecord(content: string): boolean {
-  return VERSION.test(content);
+  return /^v=spf1(?: |$)/i.test(content);
 }
 
 /** Why a macro-string (RFC 7208 §7.1) is malformed, or `undefined`; and whether it ends in a macro. */
@@ -76,7 +71,7 @@ function macroString(text: string): { problem?: string; endsInMacro: boolean } {
         endsInMacro = true;
         continue;
       }
-      const macro = MACRO.exec(text.slice(i));
+      const macro = /^%\{[slodiphcrtv]\d*r?[.\-+,/_=]*\}/i.exec(text.slice(i));
       if (!macro) {
         return {
           problem: `"%" starts a macro such as %{d} or %{ir}, or is written "%%" for a literal "%" (RFC 7208 §7.1)`,
@@ -109,14 +104,15 @@ function domainSpecProblem(spec: string): string | undefined {
   if (endsInMacro) return undefined;
   const bare = text.endsWith(".") ? text.slice(0, -1) : text;
   const dot = bare.lastIndexOf(".");
-  if (dot < 0 || !TOPLABEL.test(bare.slice(dot + 1))) {
+  const toplabel = /^(?:[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*|[A-Za-z0-9]+-[A-Za-z0-9-]*[A-Za-z0-9])$/;
+  if (dot < 0 || !toplabel.test(bare.slice(dot + 1))) {
     return `"${spec}" is not a domain: it must end in a dot and a top label, e.g. "_spf.example.net" or "${DOMAIN_PLACEHOLDER}"`;
   }
   return undefined;
 }
 
 function cidrProblem(length: string, max: number): string | undefined {
-  if (!CIDR.test(length) || Number(length) > max) {
+  if (!/^(0|[1-9]\d{0,2})$/.test(length) || Number(length) > max) {
     return `/${length} is not a prefix length: it goes from 0 to ${max} without leading zeros`;
   }
   return undefined;
@@ -174,7 +170,7 @@ function mechanismProblem(name: string, rest: string): string | undefined {
 }
 
 function readTerm(text: string, problems: SpfProblem[]): SpfTerm | undefined {
-  const modifier = MODIFIER.exec(text);
+  const modifier = /^([A-Za-z][A-Za-z0-9._-]*)=(.*)$/s.exec(text);
   if (modifier) {
     const [, rawName = "", value = ""] = modifier;
     const name = rawName.toLowerCase();
@@ -188,7 +184,7 @@ function readTerm(text: string, problems: SpfProblem[]): SpfTerm | undefined {
     }
     return { text, kind: "modifier", name, value };
   }
-  const [, qualifier = "", rawName = "", rest = ""] = DIRECTIVE.exec(text)!;
+  const [, qualifier = "", rawName = "", rest = ""] = /^([+\-~?]?)([A-Za-z0-9]*)(.*)$/s.exec(text)!;
   const name = rawName.toLowerCase();
   if (!(SPF_MECHANISMS as readonly string[]).includes(name)) {
     problems.push({
@@ -249,7 +245,11 @@ export function readSpf(content: string): SpfReading {
     });
   }
   const lookups = terms
-    .filter((t) => (t.kind === "mechanism" ? LOOKUP_MECHANISMS.has(t.name) : t.name === "redirect"))
+    .filter((t) =>
+      t.kind === "mechanism"
+        ? ["include", "a", "mx", "ptr", "exists"].includes(t.name)
+        : t.name === "redirect",
+    )
     .map((t) => t.text);
   return { terms, problems, lookups };
 }

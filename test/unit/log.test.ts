@@ -180,3 +180,90 @@ describe("connecting to the engine, so that messages keep their severity", () =>
     expect(() => last.attachPluginToEngine(plugin("127.0.0.1:40129"))).not.toThrow();
   });
 });
+
+describe("what the SDK is told, and what delivery leaves behind", () => {
+  const fresh = async () => {
+    vi.resetModules();
+    return (await import("../../provider/log.ts")) as typeof log;
+  };
+  const plugin = (engine: string) => [
+    "node",
+    "/x/node_modules/@pulumi/pulumi/cmd/dynamic-provider/index.js",
+    engine,
+  ];
+  // resetOptions(project, stack, parallel, engineAddr, monitorAddr, preview, organization): the engine
+  // only, the project and stack kept, no monitor (a provider has none), not a preview, no organization.
+  const engineOnly = (engine: string) => [pulumi.getProject(), pulumi.getStack(), -1, engine, "", false, ""];
+
+  it("attachToEngine and attachPluginToEngine set the engine and nothing else", async () => {
+    const sdk = await import("@pulumi/pulumi");
+    vi.spyOn(sdk.runtime, "hasEngine").mockReturnValue(false);
+    const reset = vi.spyOn(sdk.runtime, "resetOptions").mockImplementation(() => undefined);
+    log.attachToEngine("127.0.0.1:40130");
+    (await fresh()).attachPluginToEngine(plugin("127.0.0.1:40131"));
+    expect(reset.mock.calls).toEqual([engineOnly("127.0.0.1:40130"), engineOnly("127.0.0.1:40131")]);
+  });
+
+  it.each(["http://127.0.0.1:40132", "127.0.0.1:40132/x", "a b:40132", "127.0.0.1:40132 "])(
+    "neither attaches to %j, which is no host:port",
+    async (engine) => {
+      const sdk = await import("@pulumi/pulumi");
+      vi.spyOn(sdk.runtime, "hasEngine").mockReturnValue(false);
+      const reset = vi.spyOn(sdk.runtime, "resetOptions").mockImplementation(() => undefined);
+      log.attachToEngine(engine);
+      (await fresh()).attachPluginToEngine(plugin(engine));
+      expect(reset).not.toHaveBeenCalled();
+    },
+  );
+
+  it("a message is attached to the resource of about(), and to none outside it or with an empty URN", async () => {
+    const resources: Array<pulumi.Resource | undefined> = [];
+    vi.spyOn(pulumi.log, "info").mockImplementation(async (_message, resource) => {
+      resources.push(resource);
+    });
+    const urn = "urn:pulumi:dev::p::domainapi:index:DnsTemplateRecords::site";
+    log.info("outside");
+    log.about(urn, () => log.info("about the resource"));
+    log.about("", () => log.info("empty URN"));
+    log.about(undefined, () => log.info("no URN"));
+    expect(resources.map((r) => r === undefined)).toEqual([true, false, true, true]);
+    expect(await (resources[1]!.urn as unknown as { promise(): Promise<string> }).promise()).toBe(urn);
+    expect(log.about(urn, () => 42)).toBe(42);
+    expect(log.about("", () => 43)).toBe(43);
+  });
+
+  it("with nothing on its way, delivered() waits on nothing; once all arrived, no timer is left", async () => {
+    vi.useFakeTimers();
+    try {
+      await expect(log.delivered()).resolves.toBeUndefined();
+      expect(vi.getTimerCount()).toBe(0);
+      let answer: (() => void) | undefined;
+      vi.spyOn(pulumi.log, "info").mockImplementation(
+        () => new Promise<void>((resolve) => (answer = resolve)),
+      );
+      log.info("on its way");
+      const waiting = log.delivered();
+      expect(vi.getTimerCount()).toBe(1); // the wait for an engine that does not answer
+      answer?.();
+      await waiting;
+      expect(vi.getTimerCount()).toBe(0);
+      const again = log.delivered(); // the message arrived: nothing is pending any more
+      expect(vi.getTimerCount()).toBe(0);
+      await again;
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("waiting for an engine that never answers does not keep the process alive", async () => {
+    let answer: (() => void) | undefined;
+    vi.spyOn(pulumi.log, "info").mockImplementation(() => new Promise<void>((resolve) => (answer = resolve)));
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+    const before = timers();
+    log.info("never answered, for now");
+    const waiting = log.delivered();
+    expect(timers()).toBe(before);
+    answer?.();
+    await waiting;
+  });
+});

@@ -263,3 +263,106 @@ describe("which TXT records present themselves as DMARC", () => {
     expect(isDmarcRecord(content)).toBe(expected);
   });
 });
+
+describe("the exact forms of RFC 7489 §6.4, where a looser reading would let a typo through", () => {
+  const problems = (content: string) => readDmarc(content).problems.map((p) => p.problem);
+
+  it.each([
+    ["pct=1e2", "pct=1e2 is not a percentage"],
+    ["pct=0x5", "pct=0x5 is not a percentage"],
+    ["ri=1e3", "ri=1e3 is not a number of seconds"],
+    ["ri=0x10", "ri=0x10 is not a number of seconds"],
+    ["fo=1:x", "fo=1:x is not a list of failure options"],
+    ["fo=x:1", "fo=x:1 is not a list of failure options"],
+    ["rf=afrf:", "rf=afrf: is not a list of report formats"],
+    ["rf=:afrf", "rf=:afrf is not a list of report formats"],
+  ])("a number or list with something before or after it, %j, fires", (tag, problem) => {
+    expect(problems(`v=DMARC1; p=none; ${tag}`)).toEqual([problem]);
+  });
+
+  it.each(["rf=afrf : iodef", "rf=afrf\t:\tiodef", "fo=0 : d"])(
+    "spaces and tabs around a list's ':' are allowed (*WSP): %j",
+    (tag) => {
+      expect(problems(`v=DMARC1; p=none; ${tag}`)).toEqual([]);
+    },
+  );
+
+  it.each([
+    "v=DMARC1; p=none; rua=http://reports.example/dmarc",
+    "v=DMARC1; p=none; rua=https://reports.example/dmarc",
+    "v=DMARC1; p=none; ruf=http://reports.example/dmarc!10m",
+  ])("an http: or https: report URI is a URI receivers may use: %j", (content) => {
+    expect(problems(content)).toEqual([]);
+  });
+
+  it.each([
+    ["rua=dmarc@example.com junk", 'rua value "dmarc@example.com junk" is not a URI'],
+    ["rua=mailto:dmarc team@example.com", 'rua URI "mailto:dmarc team@example.com" names no e-mail address'],
+    ["rua=mailto:dmarc@example.com junk", 'rua URI "mailto:dmarc@example.com junk" names no e-mail address'],
+  ])("a URI with words around its address is no address: %j", (tag, problem) => {
+    expect(problems(`v=DMARC1; p=none; ${tag}`)).toEqual([problem]);
+  });
+
+  it("a URI of a list is named without the spaces around it", () => {
+    expect(problems("v=DMARC1; p=none; rua=mailto:a@b.example , ftp://x.example")).toEqual([
+      'rua URI "ftp://x.example" has the scheme ftp:, which receivers do not send reports to (RFC 7489 §6.2: mailto: is the one every receiver supports)',
+    ]);
+  });
+
+  it("a tag=value pair with a word before it is no pair, even when what follows the word is one", () => {
+    expect(problems("v=DMARC1; p=none; x rua=mailto:a@b.example")).toEqual([
+      '"x rua=mailto:a@b.example" is not a tag=value pair',
+    ]);
+  });
+
+  it("a value's surrounding whitespace (a line break of a zone file's record) is no part of it", () => {
+    expect(readDmarc("v=DMARC1; p=\nreject; rua=\r\nmailto:a@b.example")).toEqual({
+      tags: [
+        ["v", "DMARC1"],
+        ["p", "reject"],
+        ["rua", "mailto:a@b.example"],
+      ],
+      problems: [],
+    });
+  });
+
+  it.each(["p=none", "p=quarantine", "p=reject", "p=None", "p=REJECT"])(
+    "each policy of §6.3, in any case, is a policy: %j",
+    (tag) => {
+      expect(problems(`v=DMARC1; ${tag}`)).toEqual([]);
+    },
+  );
+
+  it.each(["v", "p", "sp", "rua", "ruf", "adkim", "aspf", "ri", "fo", "rf", "pct"])(
+    "the tag %s of §6.3, given twice, fires",
+    (name) => {
+      expect(problems(`v=DMARC1; p=none; ${name}=1; ${name}=2`)).toContain(
+        `the tag ${name} appears more than once`,
+      );
+    },
+  );
+
+  it("a record that is not v=DMARC1 first fires, whatever its first tag's value", () => {
+    expect(problems("version=DMARC1; p=none")).toEqual([
+      'a DMARC record starts with v=DMARC1 (exactly so), and this one starts with "version=DMARC1; p=no"',
+    ]);
+  });
+
+  it("names the first 20 characters of a long record that does not start with v=DMARC1", () => {
+    expect(problems("p=reject; rua=mailto:dmarc-reports@example.com; v=DMARC1")[0]).toBe(
+      'a DMARC record starts with v=DMARC1 (exactly so), and this one starts with "p=reject; rua=mailto"',
+    );
+  });
+
+  it("an empty record says it is not DMARC and has no policy, and nothing of an empty tag", () => {
+    expect(problems("")).toEqual([
+      'a DMARC record starts with v=DMARC1 (exactly so), and this one starts with ""',
+      "the record has no policy (p=)",
+    ]);
+    expect(problems(";")).toEqual([
+      'a DMARC record starts with v=DMARC1 (exactly so), and this one starts with ";"',
+      'an empty tag (";;" or a leading ";")',
+      "the record has no policy (p=)",
+    ]);
+  });
+});
