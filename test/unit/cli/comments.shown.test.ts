@@ -82,6 +82,15 @@ describe("the value line", () => {
     );
   });
 
+  it("a longer fence closes a block; one four spaces in does not", () => {
+    const loose = `${PLAN} holds DOMAINAPI_EXPECT_PLAN text beside its value line (1 outside a code block); domainapi-plan writes none`;
+    const value = `DOMAINAPI_EXPECT_PLAN='web=${D1}'`;
+    expect(why([...section(), "```text", value, "`````", value])).toBe(loose);
+    expect(why([...section(), "```text", value, "    ```", value, "```"])).toBe(
+      `${PLAN} holds 2 DOMAINAPI_EXPECT_PLAN lines; domainapi-plan writes one`,
+    );
+  });
+
   it("a fence line with a backtick in its info string opens nothing (CommonMark): the value line after it is loose", () => {
     expect(why([...section(), "```te`xt", `DOMAINAPI_EXPECT_PLAN='web=${D1}'`, "```"])).toMatch(
       /\(and 1 outside a code block\)/,
@@ -193,6 +202,10 @@ describe("the templates shown and their digests", () => {
       ` Plan digest \`${D2}\``,
       `Plan digest \`${D2}\`.`,
       `Plan digest \`${D2.toUpperCase()}\``,
+      `Plan digest \`${D2}0\``,
+      `Plan digest \`${D2.slice(1)}\``,
+      `Plan digest ${D2}`,
+      `Plan  digest \`${D2}\``,
     ]) {
       expect(why([heading, `Plan digest \`${D1}\``, line, ...valueBlock()])).toBe(`ok web=${D1}`);
     }

@@ -201,3 +201,27 @@ describe("--comments", () => {
     });
   });
 });
+
+describe("a failure that is not the input's", () => {
+  it("output that cannot be written: status 1 with what failed, an Error or anything thrown", async () => {
+    for (const [thrown, shown] of [
+      [new Error("write EPIPE"), "write EPIPE"],
+      ["closed", "closed"],
+    ] as const) {
+      let stderr = "";
+      const input = new PassThrough();
+      input.end(comments());
+      const code = await runPlanCommand(["--comments", "-", "--commit", HEAD], {
+        stdin: Object.assign(input, { isTTY: false }),
+        stdout: {
+          write: () => {
+            throw thrown;
+          },
+        },
+        stderr: { write: (t: string) => (stderr += t) },
+      });
+      expect(code).toBe(1);
+      expect(stderr).toBe(`domainapi-plan: ${shown}\n`);
+    }
+  });
+});

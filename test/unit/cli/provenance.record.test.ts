@@ -115,6 +115,66 @@ describe("readPlanRecord", () => {
     expect(await refusal(r)).toMatch(/reviews\.json is not what the GitHub API returns for it: .*state/);
   });
 
+  it("every field the checks read, of another type at any depth: refused, naming the file", async () => {
+    const node = edits.data.node;
+    const edit = {
+      editedAt: "2026-11-26T10:30:00Z",
+      deletedAt: null,
+      editor: { __typename: "Bot", login: "b" },
+    };
+    const wrong: [string, unknown][] = [
+      ["pull.json", { ...pull, number: "7" }],
+      ["pull.json", { ...pull, head: {} }],
+      ["pull.json", { ...pull, user: { login: 1 } }],
+      ["pull.json", { ...pull, merged_at: 1 }],
+      ["run.json", { ...run, id: "42" }],
+      ["run.json", { ...run, event: undefined }],
+      ["run.json", { ...run, created_at: undefined }],
+      ["run.json", { ...run, status: 1 }],
+      ["artifact/meta.json", { ...meta, pullRequest: "7" }],
+      ["artifact/meta.json", { ...meta, commit: 1 }],
+      ["artifact/meta.json", { ...meta, run: undefined }],
+      ["artifact/meta.json", { ...meta, previewRun: "1" }],
+      ["edits.json", { data: {} }],
+      ["edits.json", { data: { node: { ...node, id: undefined } } }],
+      ["edits.json", { data: { node: { ...node, author: { login: 1 } } } }],
+      ["edits.json", { data: { node: { ...node, lastEditedAt: 1 } } }],
+      ["edits.json", { data: { node: { ...node, userContentEdits: { nodes: [] } } } }],
+      [
+        "edits.json",
+        {
+          data: { node: { ...node, userContentEdits: { totalCount: 1, nodes: [{ ...edit, editedAt: 1 }] } } },
+        },
+      ],
+      [
+        "edits.json",
+        {
+          data: {
+            node: { ...node, userContentEdits: { totalCount: 1, nodes: [{ ...edit, deletedAt: 1 }] } },
+          },
+        },
+      ],
+      [
+        "edits.json",
+        {
+          data: { node: { ...node, userContentEdits: { totalCount: 1, nodes: [{ ...edit, editor: {} }] } } },
+        },
+      ],
+      ["reviews.json", [{ ...review("a"), user: { login: 1 } }]],
+      ["reviews.json", [{ ...review("a"), commit_id: 1 }]],
+      ["reviews.json", [{ ...review("a"), submitted_at: 1 }]],
+      ["reviews.json", [{ ...review("a"), author_association: 1 }]],
+    ];
+    for (const [name, value] of wrong) {
+      const d = dir({ [name]: JSON.stringify(value) });
+      expect(await refusal(d), `${name} ${JSON.stringify(value)}`).toMatch(
+        new RegExp(
+          `^${path.join(d, name).replaceAll(".", "\\.")} is not what the GitHub API returns for it: `,
+        ),
+      );
+    }
+  });
+
   it("a part that cannot be read (a directory where the file should be): refused, naming it", async () => {
     const d = dir({ "pull.json/x": "" });
     expect(await refusal(d)).toMatch(
