@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parsePreview } from "../../../provider/cli/preview";
 import { planComment, planExpectation, planExpectationResult } from "../../../provider/cli/review";
-import { TEMPLATE_RECORDS_TYPES } from "../../../provider/cli/templatePlans";
+import { RESTORE_TYPES, TEMPLATE_RECORDS_TYPES } from "../../../provider/cli/templatePlans";
 
 const fixtures = path.join(__dirname, "..", "..", "fixtures", "preview");
 const read = (name: string) => fs.readFileSync(path.join(fixtures, name), "utf8");
@@ -68,6 +68,28 @@ describe("planExpectationResult", () => {
         '(see "Secret records" in docs/previews.md: keep record content plain); ' +
         'template "web" (resource "web"): its records are secret in the preview ' +
         '(see "Secret records" in docs/previews.md: keep record content plain)',
+    });
+  });
+});
+
+describe("a DomainRestore whose domain the preview does not show", () => {
+  it("is named with why: its domain, not its records", () => {
+    const type = RESTORE_TYPES[0] as string;
+    const preview = {
+      config: { "domainapi:baseUrl": "https://api.example.com" },
+      steps: [
+        {
+          op: "create",
+          urn: `urn:pulumi:dev::dns::${type}::restore`,
+          newState: { type, inputs: { domain: "[secret]" }, outputs: {} },
+        },
+      ],
+    };
+    expect(planExpectationResult(preview)).toEqual({
+      ok: false,
+      reason:
+        'no plan can be reviewed for template "restore/(secret)" (resource "restore"): ' +
+        "its domain is not shown in the preview (a secret, or known only during `pulumi up`)",
     });
   });
 });
