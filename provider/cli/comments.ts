@@ -90,12 +90,12 @@ export function parseComments(text: string): PullRequestComment[] {
   try {
     values = jsonValues(text);
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
+    // JSON.parse and jsonValues throw only SyntaxErrors.
     throw new PreviewInputError(
-      `the comments are not JSON (${reason}): expected what \`gh api repos/OWNER/REPO/issues/N/comments --paginate\` prints`,
+      `the comments are not JSON (${(err as SyntaxError).message}): expected what \`gh api repos/OWNER/REPO/issues/N/comments --paginate\` prints`,
     );
   }
-  const parsed = CommentPagesSchema.safeParse(values.flatMap((v) => (Array.isArray(v) ? v : [v])));
+  const parsed = CommentPagesSchema.safeParse(values.flat());
   if (!parsed.success || values.some((v) => !Array.isArray(v))) {
     const detail = parsed.success
       ? "expected arrays of comments"
@@ -174,11 +174,7 @@ function leadingCodeSpan(text: string): string | undefined {
   const close = new RegExp(`(?<!\`)${ticks}(?!\`)`).exec(rest);
   if (close === null) return undefined;
   const inner = rest.slice(0, close.index);
-  return inner.length >= 2 && inner.startsWith(" ") && inner.endsWith(" ") && inner.trim() !== ""
-    ? inner.slice(1, -1)
-    : inner === " "
-      ? ""
-      : inner;
+  return inner.startsWith(" ") && inner.endsWith(" ") && inner.trim() !== "" ? inner.slice(1, -1) : inner;
 }
 
 const TEMPLATE_TITLE = "**Template ";
@@ -295,7 +291,8 @@ function expectationOf(lines: readonly string[], commit: string): ReviewedPlanRe
   } catch (err) {
     return {
       ok: false,
-      reason: `the plan comment of commit ${commit}: ${err instanceof Error ? err.message : String(err)}`,
+      // parseExpectation's UnreviewedPlanError, the one thing above that throws.
+      reason: `the plan comment of commit ${commit}: ${(err as Error).message}`,
     };
   }
 }
@@ -370,12 +367,14 @@ export function reviewedPlan(
   const found = workflowPlanComments(comments, selection);
   if (!found.ok) return found;
   const commit = selection.commit.toLowerCase();
-  const results = found.comments.map((c) => planCommentValue(c, commit));
-  const failed = results.find((r) => !r.ok);
-  if (failed) return failed;
-  const values = new Set(results.map((r) => (r.ok ? r.value : "")));
+  const values = new Set<string>();
+  for (const comment of found.comments) {
+    const result = planCommentValue(comment, commit);
+    if (!result.ok) return result;
+    values.add(result.value);
+  }
   if (values.size > 1) {
     return { ok: false, reason: `the workflow posted ${values.size} different plans for commit ${commit}` };
   }
-  return results[0] as ReviewedPlanResult;
+  return { ok: true, value: [...values][0] as string };
 }

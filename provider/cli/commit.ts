@@ -53,7 +53,7 @@ export function commitMarker(sha: string): string {
 export function markedCommits(lines: readonly string[]): string[] {
   return lines.flatMap((line) => {
     const found = MARKER.exec(line);
-    return found?.[1] ? [found[1]] : [];
+    return found ? [found[1] as string] : [];
   });
 }
 
@@ -80,6 +80,6 @@ export function runMarker(runId: number): string {
 export function markedRuns(lines: readonly string[]): number[] {
   return lines.flatMap((line) => {
     const found = RUN_MARKER.exec(line);
-    return found?.[1] ? [Number(found[1])] : [];
+    return found ? [Number(found[1])] : [];
   });
 }

@@ -107,7 +107,8 @@ export async function runPlanCommand(args: readonly string[], io: PlanCommandIo 
     }
     checkCombination(values, positionals);
   } catch (err) {
-    io.stderr.write(`domainapi-plan: ${err instanceof Error ? err.message : String(err)}\n\n${USAGE}\n`);
+    // parseArgs's TypeError, or a UsageError.
+    io.stderr.write(`domainapi-plan: ${(err as Error).message}\n\n${USAGE}\n`);
     return 2;
   }
   const [file] = positionals;

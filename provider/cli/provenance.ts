@@ -144,7 +144,8 @@ function parsed<T>(file: string, text: string, schema: z.ZodType<T>, paged = fal
     value = paged ? values.flat(2) : values[0];
     if (!paged && values.length !== 1) throw new SyntaxError(`${values.length} JSON values, expected one`);
   } catch (err) {
-    throw new PreviewInputError(`${file} is not JSON: ${err instanceof Error ? err.message : String(err)}`);
+    // jsonValues, JSON.parse and the count above throw only SyntaxErrors.
+    throw new PreviewInputError(`${file} is not JSON: ${(err as SyntaxError).message}`);
   }
   const result = schema.safeParse(value);
   if (!result.success) {
@@ -227,7 +228,7 @@ function editedByOthers(comment: PullRequestComment, edits: RecordEdits, author:
 
 /** The latest of ISO 8601 times (GitHub's `Z` form), ignoring absent ones. */
 function latest(times: readonly (string | null | undefined)[]): string | undefined {
-  const known = times.filter((t): t is string => typeof t === "string" && !Number.isNaN(Date.parse(t)));
+  const known = times.filter((t): t is string => !Number.isNaN(Date.parse(t ?? "")));
   return known.reduce<string | undefined>(
     (a, t) => (a === undefined || Date.parse(t) > Date.parse(a) ? t : a),
     undefined,

@@ -47,7 +47,8 @@ export function planExpectationResult(preview: PreviewSource): ExpectationResult
   const digest = digestOf(preview);
   if (previewErrors(digest).length > 0) return { ok: false, reason: "the preview failed" };
   const plans = templatePlans(digest);
-  const unplanned = plans.filter((p) => p.notPlannable !== undefined || p.digest === undefined);
+  // A plan without a digest is one whose notPlannable says why (templatePlans makes no other).
+  const unplanned = plans.filter((p) => p.digest === undefined);
   if (unplanned.length > 0) {
     const why = unplanned.map(
       (p) =>
