@@ -9,6 +9,8 @@ import {
   decideRetry,
   mayHaveBeenSent,
   networkVerdict,
+  parseRetryAfter,
+  type RetryContext,
   unreadableVerdict,
 } from "../../../provider/client/retry";
 import { API_KEY_HINT } from "../../../provider/settings/config";
@@ -189,5 +191,99 @@ describe("network codes", () => {
       reason: "this failure is not a failure that passes with time",
       bounded: false,
     });
+  });
+});
+
+describe("the edges of the bounds", () => {
+  const NOW = Date.parse("2026-11-23T12:00:00Z");
+  const OPTIONS = { maxRetries: 4, maxRetryWaitMs: 60_000, maxTotalMs: 300_000, backoffBaseMs: 300 };
+  const decide503 = (over: Partial<RetryContext>) =>
+    decideRetry(
+      {
+        replayable: true,
+        failure: { type: "status", status: 503 },
+        attempt: 1,
+        countedRetries: 0,
+        elapsedMs: 0,
+        now: NOW,
+        random: () => 0,
+        ...over,
+      },
+      OPTIONS,
+    );
+
+  test("a Retry-After of exactly the longest wait is waited", () => {
+    expect(decide503({ failure: { type: "status", status: 503, retryAfter: "60" } })).toEqual({
+      retry: true,
+      delayMs: 60_000,
+      counted: true,
+    });
+  });
+
+  test("a wait that ends exactly at the total bound is still taken", () => {
+    expect(
+      decide503({ failure: { type: "status", status: 503, retryAfter: "10" }, elapsedMs: 290_000 }),
+    ).toEqual({
+      retry: true,
+      delayMs: 10_000,
+      counted: true,
+    });
+  });
+
+  test("an HTTP date further than the longest wait names the wait in whole seconds, rounded up", () => {
+    const d = decide503({
+      failure: { type: "status", status: 503, retryAfter: "Mon, 23 Nov 2026 12:01:30 GMT" },
+      now: NOW + 500,
+    });
+    expect(d).toEqual({
+      retry: false,
+      reason: "the API asked to wait 90 s before retrying, longer than the 60 s this client waits",
+      bounded: true,
+    });
+  });
+
+  test("a date of the right form that is no real day is not a wait: backoff instead", () => {
+    expect(parseRetryAfter("Mon, 99 Nov 2026 12:00:00 GMT", NOW)).toBeUndefined();
+    expect(
+      decide503({ failure: { type: "status", status: 503, retryAfter: "Mon, 99 Nov 2026 12:00:00 GMT" } }),
+    ).toEqual({
+      retry: true,
+      delayMs: 150,
+      counted: true,
+    });
+  });
+
+  test("without a clock or a random source of its own, the policy uses the process's", () => {
+    const d = decideRetry(
+      {
+        replayable: true,
+        failure: { type: "status", status: 503 },
+        attempt: 1,
+        countedRetries: 0,
+        elapsedMs: 0,
+      },
+      OPTIONS,
+    );
+    expect(d.retry && d.delayMs).toBeGreaterThanOrEqual(150);
+    expect(d.retry && d.delayMs).toBeLessThanOrEqual(300);
+    const inFive = new Date(Math.ceil((Date.now() + 5_000) / 1000) * 1000 + 1000).toUTCString();
+    const dated = decideRetry(
+      {
+        replayable: true,
+        failure: { type: "status", status: 503, retryAfter: inFive },
+        attempt: 1,
+        countedRetries: 0,
+        elapsedMs: 0,
+        random: () => 0,
+      },
+      OPTIONS,
+    );
+    expect(dated.retry && dated.delayMs).toBeGreaterThan(4_000);
+    expect(dated.retry && dated.delayMs).toBeLessThan(8_000);
+  });
+
+  test("backoff steps stop growing at 10 s unless told otherwise", () => {
+    expect(decide503({ attempt: 20 })).toEqual({ retry: true, delayMs: 5_000, counted: true });
+    expect(decide503({ attempt: 20, random: () => 0.999 })).toMatchObject({ delayMs: 9_995 });
   });
 });
