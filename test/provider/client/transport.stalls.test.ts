@@ -8,9 +8,12 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { Transport } from "../../../provider/client/transport";
 import { API_KEY, apiFailure, type Harness, harness } from "./helpers";
+
+// A file's first request loads undici: seconds on a busy machine, never the point of a test.
+vi.setConfig({ testTimeout: 30_000 });
 
 let server: Server;
 let base: string;
