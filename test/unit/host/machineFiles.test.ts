@@ -72,6 +72,9 @@ describe("the file of a template of an account", () => {
     expect(accountTemplateFile("https://api.example.com/v2/", "a b/c")).toMatch(
       /^api\.example\.com_v2_-a_b_c-[0-9a-f]{16}\.json$/,
     );
+    expect(accountTemplateFile("https://api.example.com", "a / b")).toMatch(
+      /^api\.example\.com-a_b-[0-9a-f]{16}\.json$/,
+    );
   });
 
   it("keeps the readable part to 80 characters; the digest tells long names apart", () => {
