@@ -90,6 +90,16 @@ describe("claims that stand", () => {
     ).toEqual([undefined, undefined]);
   });
 
+  it("a resource with a record that fails validation declares none of its records, so it is not refused for sharing one", async () => {
+    const bad = { name: "www", type: "A" as const, content: "not an address" };
+    expect(
+      await guarded([
+        ["web", { templateId: "shared", purge: false, records: [WWW, bad] }],
+        ["mail", { templateId: "shared", purge: false, records: [WWW] }],
+      ]),
+    ).toEqual([undefined, undefined]);
+  });
+
   it("a template id that is not a string (a JavaScript program's mistake, refused by check()) claims nothing", async () => {
     const noTemplate = { records: [A] } as unknown as ClaimInputs;
     expect(
