@@ -210,3 +210,20 @@ describe("the variable and the words of a move", () => {
     );
   });
 });
+
+describe("DomainRestore moved with the variable set", () => {
+  it("warns that it is restored on the new API as a create would, and that its restore stays on the old one", async () => {
+    configureFor(restore, one, KEY, { maxRetries: 0, timeoutMs: 2000 });
+    const inputs = { __provider: PROVIDER, domain: "shop.example" };
+    const created = await restore.create(inputs);
+    configureFor(restore, two, KEY, { maxRetries: 0, timeoutMs: 2000 });
+    process.env.DOMAINAPI_ACCEPT_BASE_URL_CHANGE = "1";
+    const warn = vi.spyOn(pulumi.log, "warn").mockResolvedValue(undefined);
+    await restore.diff("shop.example", created.outs as Props, inputs);
+    expect(warn.mock.calls.map((c) => String(c[0]))).toContain(
+      `DomainRestore (domain "shop.example") moves from ${one.url} to ${two.url} (DOMAINAPI_ACCEPT_BASE_URL_CHANGE=1): ` +
+        `it is written to ${two.url} as a create would; its restore stays on ${one.url}, whose key is not at hand: ` +
+        "remove it there by hand.",
+    );
+  });
+});
