@@ -127,3 +127,103 @@ describe("DomainRestore made on one API", () => {
     expect((await restore.diff("shop.example", created.outs as Props, inputs)).replaces).toEqual(["domain"]);
   });
 });
+
+describe("the variable and the words of a move", () => {
+  // The variable's name as docs/design.md ("Accounts") and the refusal give it to users.
+  const VARIABLE = "DOMAINAPI_ACCEPT_BASE_URL_CHANGE";
+
+  async function moved(value: string | undefined): Promise<"moved" | "refused"> {
+    const { inputs, outs } = await made();
+    on(two);
+    if (value === undefined) delete process.env[VARIABLE];
+    else process.env[VARIABLE] = value;
+    vi.spyOn(pulumi.log, "warn").mockResolvedValue(undefined);
+    return records.diff("web", outs, inputs).then(
+      () => "moved",
+      (e: unknown) => {
+        expect(e).toBeInstanceOf(ConfigError);
+        return "refused";
+      },
+    );
+  }
+
+  it("is DOMAINAPI_ACCEPT_BASE_URL_CHANGE", () => {
+    expect(ACCEPT_BASE_URL_CHANGE_ENV).toBe(VARIABLE);
+  });
+
+  it.each(["1", "true", "yes", " TRUE ", "Yes", "\t1\n"])("accepts the move when it is %j", async (value) => {
+    expect(await moved(value)).toBe("moved");
+  });
+
+  it.each([undefined, "", "0", "false", "no", "2", "on", "y"])(
+    "refuses the move when it is %j",
+    async (value) => {
+      expect(await moved(value)).toBe("refused");
+    },
+  );
+
+  it("the refusal names both addresses, the setting, how to stay and how to move", async () => {
+    const { inputs, outs } = await made();
+    on(two);
+    const refusal = await records.diff("web", outs, inputs).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(refusal?.message).toBe(
+      "pulumi-domainapi is not configured correctly:\n" +
+        `  - DnsTemplateRecords (template "web") was made on ${one.url}, but the configured base address ` +
+        `(domainapi:baseUrl or DOMAINAPI_BASE_URL) is now ${two.url}: the API at ${two.url} never held it, so nothing ` +
+        `is planned or sent. To stay, set the base address back to ${one.url}. To move, run the next \`pulumi up\` ` +
+        `once with DOMAINAPI_ACCEPT_BASE_URL_CHANGE=1: it is written to ${two.url} as a create would, and every ` +
+        `record it holds stays on ${one.url} (remove it there by hand). Several accounts in one program: use ` +
+        "explicit providers of the provider plugin, whose new baseUrl replaces their resources.",
+    );
+  });
+
+  it("an accepted update warns that it is written as a create, and what stays behind", async () => {
+    const { inputs, outs } = await made();
+    on(two);
+    process.env[VARIABLE] = "1";
+    const warn = vi.spyOn(pulumi.log, "warn").mockResolvedValue(undefined);
+    await records.update("web", outs, inputs);
+    expect(warn.mock.calls.map((c) => String(c[0]))).toContain(
+      `DnsTemplateRecords (template "web") moves from ${one.url} to ${two.url} (DOMAINAPI_ACCEPT_BASE_URL_CHANGE=1): ` +
+        `it is written to ${two.url} as a create would; every record it holds stays on ${one.url}, whose key is ` +
+        "not at hand: remove it there by hand.",
+    );
+  });
+
+  it("an accepted delete removes it from the stack, sends nothing to either API, and says so", async () => {
+    const { outs } = await made();
+    on(two);
+    one.clearRequests();
+    process.env[VARIABLE] = "1";
+    const warn = vi.spyOn(pulumi.log, "warn").mockResolvedValue(undefined);
+    await records.delete("web", outs);
+    expect(one.requests).toEqual([]);
+    expect(two.requests).toEqual([]);
+    expect(one.templateRecords("web")).toHaveLength(2);
+    expect(warn.mock.calls.map((c) => String(c[0]))).toContain(
+      `DnsTemplateRecords (template "web") moves from ${one.url} to ${two.url} (DOMAINAPI_ACCEPT_BASE_URL_CHANGE=1): ` +
+        `it is removed from the stack and nothing is sent to ${two.url}; every record it holds stays on ${one.url}, ` +
+        "whose key is not at hand: remove it there by hand.",
+    );
+  });
+});
+
+describe("DomainRestore moved with the variable set", () => {
+  it("warns that it is restored on the new API as a create would, and that its restore stays on the old one", async () => {
+    configureFor(restore, one, KEY, { maxRetries: 0, timeoutMs: 2000 });
+    const inputs = { __provider: PROVIDER, domain: "shop.example" };
+    const created = await restore.create(inputs);
+    configureFor(restore, two, KEY, { maxRetries: 0, timeoutMs: 2000 });
+    process.env.DOMAINAPI_ACCEPT_BASE_URL_CHANGE = "1";
+    const warn = vi.spyOn(pulumi.log, "warn").mockResolvedValue(undefined);
+    await restore.diff("shop.example", created.outs as Props, inputs);
+    expect(warn.mock.calls.map((c) => String(c[0]))).toContain(
+      `DomainRestore (domain "shop.example") moves from ${one.url} to ${two.url} (DOMAINAPI_ACCEPT_BASE_URL_CHANGE=1): ` +
+        `it is written to ${two.url} as a create would; its restore stays on ${one.url}, whose key is not at hand: ` +
+        "remove it there by hand.",
+    );
+  });
+});
