@@ -18,16 +18,23 @@ function escapeRegExp(text: string): string {
 
 /**
  * One character of the secret in every form an API may echo it: as is, backslash-escaped (PHP's
- * `json_encode` writes `/` as `\/`), as a JSON `\uXXXX` escape, or percent-encoded (a query value
- * echoed back). Each character may take a different form, so a partly escaped echo is caught too.
+ * `json_encode` writes `/` as `\/`), as JSON `\uXXXX` escapes (a character beyond U+FFFF as its
+ * two surrogates), or percent-encoded (a query value echoed back; a space also as `+`, as a form
+ * encodes it). Each character may take a different form, so a partly escaped echo is caught too.
  */
 function charPattern(char: string): string {
   const forms = [escapeRegExp(char), `\\\\${escapeRegExp(char)}`];
-  const code = char.codePointAt(0) ?? 0;
-  if (code <= 0xffff) forms.push(`\\\\u${code.toString(16).padStart(4, "0")}`);
-  forms.push(escapeRegExp(encodeURIComponent(char)));
-  if (/[-_.!~*'()a-z0-9]/i.test(char)) forms.push(`%${code.toString(16).padStart(2, "0")}`);
+  forms.push(Array.from({ length: char.length }, (_, i) => `\\\\u${hex4(char.charCodeAt(i))}`).join(""));
+  // A lone surrogate has no UTF-8 bytes to percent-encode (encodeURIComponent throws on it).
+  if (char.isWellFormed()) forms.push(escapeRegExp(encodeURIComponent(char)));
+  if (/[-_.!~*'()a-z0-9]/i.test(char)) forms.push(`%${char.charCodeAt(0).toString(16)}`);
+  if (char === " ") forms.push("\\+");
   return `(?:${forms.join("|")})`;
+}
+
+/** A UTF-16 code unit as the four hex digits of a JSON escape. */
+function hex4(unit: number): string {
+  return unit.toString(16).padStart(4, "0");
 }
 
 /**
