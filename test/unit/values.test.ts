@@ -13,7 +13,6 @@ describe("describeValue", () => {
     [Number.NaN, "number NaN"],
     [false, "boolean false"],
     [undefined, "undefined undefined"],
-    [10n, "bigint 10"],
   ])("%j: %s", (value, text) => {
     expect(describeValue(value)).toBe(text);
   });

@@ -24,7 +24,7 @@ function problems(
   values: Partial<Record<ConfigKey, string>>,
   env: NodeJS.ProcessEnv = {},
   source?: SettingsSource,
-): string[] {
+): readonly string[] {
   try {
     resolveConfig(lookup(values), env, source);
   } catch (err) {
