@@ -1,7 +1,8 @@
 /**
  * A key is masked wherever it appears, whatever its characters: any code point (beyond U+FFFF
  * too), each character echoed in any of the forms an API writes it (as is, backslash-escaped, JSON
- * `\uXXXX` escapes, percent-encoded UTF-8 in either case, a space as a form's `+`), in any mix.
+ * `\uXXXX` escapes, percent-encoded UTF-8 in either case, a space as a form's `+`, the legacy
+ * `escape()` form of Latin-1 pages, `%E9` and `%u4E2D`), in any mix.
  */
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
@@ -14,7 +15,7 @@ const hex = (n: number, width: number, upper: boolean) => {
 
 /** One character as an API may echo it; `form` picks the form, `upper` the case of hex digits. */
 function echoChar(char: string, form: number, upper: boolean): string {
-  switch (form % 5) {
+  switch (form % 6) {
     case 1:
       return `\\${char}`;
     case 2: // JSON: one escape per UTF-16 code unit
@@ -25,6 +26,8 @@ function echoChar(char: string, form: number, upper: boolean): string {
       return Array.from(new TextEncoder().encode(char), (b) => `%${hex(b, 2, upper)}`).join("");
     case 4:
       return char === " " ? "+" : char;
+    case 5: // JavaScript's own legacy encoder, as a page in Latin-1 writes a query
+      return upper ? escape(char) : escape(char).toLowerCase();
     default:
       return char;
   }
@@ -36,6 +39,7 @@ function echoChar(char: string, form: number, upper: boolean): string {
  */
 const ALPHABET = [
   ...Array.from({ length: 95 }, (_, i) => String.fromCharCode(0x20 + i)),
+  ..."\t\u0001\u007f\u0085",
   ..."éÅßøÿ\u00a0ЖжΩ中文キー한글ـ٣".split(""),
   ..."😀𝔘𐍈🔑",
 ];
@@ -49,7 +53,7 @@ describe("every character, every form, any mix", () => {
     fc.assert(
       fc.property(
         key,
-        fc.array(fc.tuple(fc.nat(4), fc.boolean()), { minLength: 20, maxLength: 20 }),
+        fc.array(fc.tuple(fc.nat(5), fc.boolean()), { minLength: 20, maxLength: 20 }),
         fc.string(),
         (key, forms, after) => {
           const echoed = Array.from(key, (c, i) => echoChar(c, ...forms[i]!)).join("");
@@ -70,6 +74,12 @@ describe("every character, every form, any mix", () => {
   test("unreserved characters percent-encoded although they need not be", () => {
     expect(redact("?api_key=%61%62%63-%31%32%2e%7e", "abc-12.~")).toBe("?api_key=[redacted]");
     expect(redact("?k=%2D%5F%21%2A%27%28%29", "-_!*'()")).toBe("?k=[redacted]");
+  });
+
+  test("Latin-1 and beyond as JavaScript's escape() writes them", () => {
+    expect(redact("k=caf%E9-%FF", "café-ÿ")).toBe("k=[redacted]");
+    expect(redact("k=%u4E2D%u6587%09", "中文\t")).toBe("k=[redacted]");
+    expect(redact("k=%uD83D%uDE00", "😀")).toBe("k=[redacted]");
   });
 
   test("a space echoed as a form's +, or as %20", () => {
