@@ -93,7 +93,8 @@ export const FUNCTIONS: Readonly<Record<string, FunctionOperations>> = {
  * an error naming the types served.
  */
 export function resourceOperations(urn: string): ResourceOperations {
-  const type = (urn.split("::")[2] ?? "").split("$").pop() ?? "";
+  // split gives at least one piece, so pop() always has one to give.
+  const type = (urn.split("::")[2] ?? "").split("$").pop()!;
   const ops = (RESOURCES as Record<string, ResourceOperations | undefined>)[type];
   if (ops === undefined)
     throw new Error(

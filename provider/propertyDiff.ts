@@ -64,5 +64,6 @@ export function engineKind(change: PropertyChange): `${"ADD" | "DELETE" | "UPDAT
 
 /** The top-level properties of the changes (`records["www/A"]` -> `records`), each once. */
 export function changedProperties(changes: readonly PropertyChange[]): string[] {
-  return [...new Set(changes.map((c) => c.path.split(/[.[]/)[0] ?? c.path))];
+  // split always gives a first piece: the whole path when it holds no "." or "[".
+  return [...new Set(changes.map((c) => c.path.split(/[.[]/)[0]!))];
 }

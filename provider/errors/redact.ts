@@ -6,9 +6,6 @@
  * still a secret. This module knows neither HTTP nor Pulumi.
  */
 
-/** The text that replaces a secret wherever it would appear. */
-const REDACTED = "[redacted]";
-
 /** The longest value {@link quote} shows before it cuts. */
 const MAX_QUOTED_CHARS = 200;
 
@@ -18,16 +15,28 @@ function escapeRegExp(text: string): string {
 
 /**
  * One character of the secret in every form an API may echo it: as is, backslash-escaped (PHP's
- * `json_encode` writes `/` as `\/`), as a JSON `\uXXXX` escape, or percent-encoded (a query value
- * echoed back). Each character may take a different form, so a partly escaped echo is caught too.
+ * `json_encode` writes `/` as `\/`), as JSON `\uXXXX` escapes (a character beyond U+FFFF as its
+ * two surrogates), percent-encoded as UTF-8 (a query value echoed back; a space also as `+`, as a
+ * form encodes it), or in the legacy form of JavaScript's `escape()` and Latin-1 pages (`%E9`,
+ * `%u4E2D`). Each character may take a different form, so a partly escaped echo is caught too.
  */
 function charPattern(char: string): string {
-  const forms = [escapeRegExp(char), `\\\\${escapeRegExp(char)}`];
-  const code = char.codePointAt(0) ?? 0;
-  if (code <= 0xffff) forms.push(`\\\\u${code.toString(16).padStart(4, "0")}`);
-  forms.push(escapeRegExp(encodeURIComponent(char)));
-  if (/[-_.!~*'()a-z0-9]/i.test(char)) forms.push(`%${code.toString(16).padStart(2, "0")}`);
+  const units = Array.from({ length: char.length }, (_, i) => char.charCodeAt(i));
+  const forms = [
+    escapeRegExp(char),
+    `\\\\${escapeRegExp(char)}`,
+    units.map((u) => `\\\\u${hex(u, 4)}`).join(""),
+  ];
+  // A lone surrogate has no UTF-8 bytes to percent-encode (encodeURIComponent throws on it).
+  if (char.isWellFormed()) forms.push(escapeRegExp(encodeURIComponent(char)));
+  forms.push(units[0]! <= 0xff ? `%${hex(units[0]!, 2)}` : units.map((u) => `%u${hex(u, 4)}`).join(""));
+  if (char === " ") forms.push("\\+");
   return `(?:${forms.join("|")})`;
+}
+
+/** A UTF-16 code unit as hex digits, `digits` of them at least. */
+function hex(unit: number, digits: number): string {
+  return unit.toString(16).padStart(digits, "0");
 }
 
 /**
@@ -52,7 +61,8 @@ function secretPattern(secret: string): RegExp {
 export function redactor(secret: string | undefined): (text: string) => string {
   if (!secret) return (text) => text;
   const pattern = secretPattern(secret);
-  return (text) => text.replace(pattern, REDACTED);
+  // The replacement is written here, not in a module constant, so that each call reads it.
+  return (text) => text.replace(pattern, "[redacted]");
 }
 
 /**

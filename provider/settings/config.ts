@@ -171,7 +171,9 @@ function normalizeBaseUrl(
     return "";
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    problems.push(`${name} ${quote(text, secret)} must use http or https, not ${url.protocol}: ${fix}.`);
+    problems.push(
+      `${name} ${quote(text, secret)} must use http or https, not ${url.protocol.slice(0, -1)}: ${fix}.`,
+    );
     return "";
   }
   if (url.username !== "" || url.password !== "") {

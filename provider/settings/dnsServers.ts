@@ -53,7 +53,8 @@ export function parseDnsServer(text: string): { server?: DnsServer; problem?: st
 export function parseDnsServers(text: string): { servers: DnsServer[]; problems: string[] } {
   const servers: DnsServer[] = [];
   const problems: string[] = [];
-  for (const part of text.split(/[\s,]+/).filter((p) => p !== "")) {
+  // Runs of separators give empty parts, dropped here.
+  for (const part of text.split(/[\s,]/).filter((p) => p !== "")) {
     const { server, problem } = parseDnsServer(part);
     if (server) servers.push(server);
     if (problem) problems.push(problem);
