@@ -163,25 +163,27 @@ describe("a run that finished", () => {
     expect(outs.lastPlan).toBe(
       "0 to create, 1 to update, 0 to delete, 1 unchanged (1 request); then 1 to create, 0 to update, 0 to delete, 1 unchanged (1 request)",
     );
+    // Nothing of unknown outcome: no word of it.
+    expect(said.join("\n")).not.toMatch(/of unknown outcome/);
   });
 
   it("with adds of unknown outcome still declared (purge: false): a warning naming them, masked, and the outputs track them", async () => {
     const secret = { name: "hidden", type: "A", content: "192.0.2.77" };
-    const declaration = await wanted("tpl-1", false, [A, secret]);
+    const declaration = await wanted("tpl-1", false, [A, secret, API]);
     const holding: Holding = {
       settings: declaration.settings,
       held: [],
-      untracked: ["hidden A 192.0.2.77"],
+      untracked: ["hidden A 192.0.2.77", "api A 192.0.2.12"],
     };
     sandbox.seedTemplate("tpl-1", []);
     const outs = await carryOut(client(), {
       ...task(holding, declaration, secretsOfRecords([{ name: "hidden", type: "A" }])),
       isCreate: false,
     });
-    expect(outs.untrackedRecords).toEqual(["hidden A 192.0.2.77"]);
+    expect(outs.untrackedRecords).toEqual(["hidden A 192.0.2.77", "api A 192.0.2.12"]);
     expect(said.join("\n")).toContain(
-      "template tpl-1: 1 add(s) of unknown outcome may have created records this resource does not track: " +
-        "[secret] A 192.0.2.77. With purge: false they are never added again automatically; check the template for duplicates.",
+      "template tpl-1: 2 add(s) of unknown outcome may have created records this resource does not track: " +
+        "[secret] A 192.0.2.77; api A 192.0.2.12. With purge: false they are never added again automatically; check the template for duplicates.",
     );
   });
 

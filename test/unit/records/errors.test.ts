@@ -43,3 +43,18 @@ describe("RecoveryLimitError", () => {
     expect(new UnattributableAnswerError("two ids for one record")).not.toBeInstanceOf(RecoveryLimitError);
   });
 });
+
+describe("instanceof across copies of the package", () => {
+  // Another copy (another version, installed beside this one) knows each class by its brand's key
+  // alone: the keys are the contract between copies.
+  const ofAnotherCopy = (key: string) => Object.assign(new Error("theirs"), { [Symbol.for(key)]: true });
+
+  it("an error of another copy is an instance of this copy's class of the same name, and of no other", () => {
+    const recovery = ofAnotherCopy("pulumi-domainapi.RecoveryLimitError");
+    const unattributable = ofAnotherCopy("pulumi-domainapi.UnattributableAnswerError");
+    expect(recovery).toBeInstanceOf(RecoveryLimitError);
+    expect(recovery).not.toBeInstanceOf(UnattributableAnswerError);
+    expect(unattributable).toBeInstanceOf(UnattributableAnswerError);
+    expect(unattributable).not.toBeInstanceOf(RecoveryLimitError);
+  });
+});
