@@ -13,6 +13,7 @@ import {
   type HeldRecord,
   type Holding,
   type KeyedRecord,
+  planRefresh,
   planResource,
   type Settings,
 } from "../../../provider/records/plan";
@@ -68,6 +69,14 @@ describe("what a run says", () => {
       `template web: + CREATE mail TXT v=spf1 -all (id ${made})`,
     ]);
     expect(lines().join("\n")).not.toContain(apexId);
+  });
+
+  it("a verification that finds every record says nothing at all", async () => {
+    const holding = seeded(false, [apex, www]);
+    const run = await converge(client(), holding, planRefresh(holding, true));
+    expect(run.failure).toBeUndefined();
+    expect(sandbox.requests.map((r) => r.method)).toEqual(["PATCH"]);
+    expect(said).toEqual([]);
   });
 
   it("a PUT: how many records it wrote, then each with its new id", async () => {
