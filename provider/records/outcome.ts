@@ -37,9 +37,10 @@ function describeFailure(err: unknown, settings: Settings): string {
   const message = err instanceof Error ? err.message : String(err);
   if (!(err instanceof DomainApiError)) return message;
   const facts = `[${err.code}${err.status !== undefined ? `, HTTP ${err.status}` : ""}, outcome: ${err.outcome}]`;
-  // A PATCH of unknown outcome that is safe to repeat (`retryable`) carried no add: only an add
-  // can have made a record that may now exist twice.
-  if (err.outcome === "unknown" && err.method === "PATCH" && !err.retryable) {
+  // Only an add makes a request of unknown outcome unsafe to repeat (a PUT, and a PATCH without
+  // adds, are retryable: client/retry.ts), and only an add can have made a record that may now
+  // exist twice.
+  if (err.outcome === "unknown" && !err.retryable) {
     const next = settings.purge
       ? "Run `pulumi up` again: the template is then rewritten with one PUT, which removes any untracked copy."
       : "It is not added again automatically (that could add it twice): check the template, and remove a duplicate by hand if there is one.";

@@ -173,8 +173,8 @@ export interface Plan {
   interrupted?: string;
 }
 
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
+function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
 }
 
 /**
@@ -190,12 +190,13 @@ export function formatSummary(s: PlanSummary): string {
 
 function rewriteText(reason: RewriteReason, creates: number, deletes: number, forwards: number): string {
   // A URL forward is never in a PUT (its answer may name more ids than records): each follows alone.
-  const then = forwards > 0 ? `, then ${plural(forwards, "PATCH")} adding each URL forward` : "";
+  const then = forwards > 0 ? `, then ${plural(forwards, "PATCH", "PATCHes")} adding each URL forward` : "";
+  const requests = plural(1 + forwards, "request");
   switch (reason) {
     case "create":
-      return `${creates} to create (1 request: a PUT, which replaces whatever records the template holds: the API cannot list them, so they are not shown${then})`;
+      return `${creates} to create (${requests}: a PUT, which replaces whatever records the template holds: the API cannot list them, so they are not shown${then})`;
     case "unknown-add":
-      return `${creates} to create, ${deletes} to delete (${plural(1 + forwards, "request")}: a PUT of every record after an earlier add of unknown outcome${then}; every id is new)`;
+      return `${creates} to create, ${deletes} to delete (${requests}: a PUT of every record after an earlier add of unknown outcome${then}; every id is new)`;
     case "vanished":
       return `all ${creates} records rewritten with one PUT${then} to restore what was removed outside Pulumi (every record id is new)`;
     case "interrupted":
@@ -203,7 +204,7 @@ function rewriteText(reason: RewriteReason, creates: number, deletes: number, fo
     case "requested":
       return `all ${creates} records rewritten with one PUT${then}, as DOMAINAPI_REWRITE asks (every record id is new: the PUT replaces whatever the template held)`;
     case "imported":
-      return `${creates} to create (1 request: a PUT, which replaces whatever records the template held when it was imported: the API cannot list them${then})`;
+      return `${creates} to create (${requests}: a PUT, which replaces whatever records the template held when it was imported: the API cannot list them${then})`;
   }
 }
 
