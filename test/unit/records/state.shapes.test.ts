@@ -112,3 +112,12 @@ describe("other stored shapes", () => {
     expect(decodeOutputs({ untrackedAdds: "yes" }).untracked).toEqual([]);
   });
 });
+
+describe("records of a partly applied state that share a key", () => {
+  it("are all kept, under the key and then #2, #3", () => {
+    type Held = Parameters<typeof encodeOutputs>[1][number];
+    const twin = (recordId: string): Held => ({ ...www, type: "A", recordId, key: "www/A" });
+    const outputs = encodeOutputs(settings, [twin("r3"), twin("r1"), twin("r2")], "");
+    expect(outputs.ids).toEqual({ "www/A": "r1", "www/A#2": "r2", "www/A#3": "r3" });
+  });
+});
