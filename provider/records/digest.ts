@@ -50,6 +50,7 @@ function thresholdOf(t: SafetyThreshold | false): [number, number] | false {
 export function planDigest(plan: Plan, applied: TemplateApplied): string {
   const sent = plan.requests.map((r) => [r.method, r.body]);
   return shortDigest([
+    // Stryker disable next-line StringLiteral: any tag apart from DomainRestore's does; a restore's description is shorter, so none collides
     "DnsTemplateRecords",
     applied.account ?? null,
     plan.templateId,
@@ -116,11 +117,8 @@ export function refusalOf(
   recovery = false,
 ): string | undefined {
   if (expected === undefined || plan.requests.length === 0) return undefined;
-  if (
-    plan.corrections.length === 0 &&
-    plan.onRefusal.vanished === "drop" &&
-    plan.onRefusal.templateGone === "fail"
-  )
+  // Only a verification has this policy (records found gone leave the state; a template gone fails it).
+  if (plan.onRefusal.vanished === "drop" && plan.onRefusal.templateGone === "fail")
     return verificationRefusal(plan);
   const applied = templateApplied(expected);
   const digest = planDigest(plan, applied);

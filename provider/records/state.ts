@@ -164,6 +164,7 @@ function decode(
   const held: HeldRecord[] = [];
   for (const key of Object.keys(records)) {
     if (unknown(records[key])) return undefined;
+    // Stryker disable next-line ConditionalExpression: a shortcut; decodeInputs returns the declared records alone, whatever else is decoded
     if (only !== "declared") {
       const stored = ids[key];
       if (typeof stored === "string") held.push(heldOf(keyedOf(records[key], key), stored, []));
@@ -172,6 +173,7 @@ function decode(
         held.push(heldOf(keyedOf(records[key], key), recordId, madeIds));
       }
     }
+    // Stryker disable next-line ConditionalExpression: a shortcut; decodeOutputs and recordsOfOutputs return the held records alone
     if (only !== "held") declared.push(keyedOf(records[key], key));
   }
   return { settings, declared: canonicalOrder(declared), held: canonicalOrder(held), untracked };

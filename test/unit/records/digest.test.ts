@@ -99,7 +99,8 @@ describe("the DOMAINAPI_EXPECT_PLAN line of a plan", () => {
 
 describe("a digest covers where and how a plan is applied, not only what it sends", () => {
   const records = [{ name: "@", type: "A", content: "192.0.2.1" }];
-  const plan = planResource(undefined, decodeInputs({ templateId: "web", records, purge: false }));
+  // Made in each test, not when the file is collected: its code is then covered test by test.
+  const planned = () => planResource(undefined, decodeInputs({ templateId: "web", records, purge: false }));
   const reviewed: TemplateApplied = {
     account: "https://api.example.com",
     purge: false,
@@ -122,6 +123,7 @@ describe("a digest covers where and how a plan is applied, not only what it send
 
   for (const [what, applied] of others) {
     it(`differs by ${what}, so the reviewed value refuses the plan there`, () => {
+      const plan = planned();
       expect(planDigest(plan, applied)).not.toBe(planDigest(plan, reviewed));
       const value = parseExpectation(`web=${planDigest(plan, reviewed)}`);
       expect(refusalOf(plan, value && { ...value, applied: reviewed })).toBeUndefined();
@@ -132,6 +134,7 @@ describe("a digest covers where and how a plan is applied, not only what it send
   }
 
   it("is 128 bits, since the pull request's author picks both the shown plan and the applied one (a collision suffices)", () => {
+    const plan = planned();
     expect(planDigest(plan, reviewed)).toMatch(/^[0-9a-f]{32}$/);
     const short = planDigest(plan, reviewed).slice(0, 16);
     expect(() => parseExpectation(`web=${short}`)).toThrow(
@@ -140,11 +143,13 @@ describe("a digest covers where and how a plan is applied, not only what it send
   });
 
   it("is the same for the same account, settings and requests, whatever order the threshold was given in", () => {
+    const plan = planned();
     const swapped = { maxChangePercent: 30, minExistingRecords: 10 };
     expect(planDigest(plan, { ...reviewed, safetyThreshold: swapped })).toBe(planDigest(plan, reviewed));
   });
 
   it("refuses, instead of guessing, an expectation not bound to where it applies", () => {
+    const plan = planned();
     expect(() => refusalOf(plan, parseExpectation("none"))).toThrow(/appliedAt/);
   });
 });
