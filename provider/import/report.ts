@@ -13,7 +13,9 @@ export function codeSpan(value: string): string {
   );
   const longest = Math.max(0, ...(visible.match(/`+/g) ?? []).map((run) => run.length));
   const fence = "`".repeat(longest + 1);
-  const pad = visible.startsWith("`") || visible.endsWith("`") || visible.trim() === "" ? " " : "";
+  // CommonMark strips one space from each end of a span that has both and is not all spaces: a
+  // space added each side keeps a value's own, and keeps a backtick at an end from the fence.
+  const pad = visible === "" || /^`|`$/.test(visible) || /^ .*[^ ].* $/su.test(visible) ? " " : "";
   return `${fence}${pad}${visible}${pad}${fence}`;
 }
 

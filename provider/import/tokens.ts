@@ -19,8 +19,6 @@ export interface Token {
 export interface LogicalLine {
   /** The 1-based line it starts on. */
   readonly line: number;
-  /** The 1-based line it ends on (after the closing parenthesis). */
-  readonly endLine: number;
   /** True when the line starts with a blank: the owner is the previous record's. */
   readonly blankOwner: boolean;
   readonly tokens: readonly Token[];
@@ -63,6 +61,7 @@ export function tokenize(text: string, file: string): LogicalLine[] {
   let tokens: Token[] = [];
   let comments: string[] = [];
   let start = 1;
+  // Stryker disable next-line BooleanLiteral: set from the first character before any line is flushed
   let blankOwner = false;
   let depth = 0;
   let openedOn = 0;
@@ -70,7 +69,7 @@ export function tokenize(text: string, file: string): LogicalLine[] {
   let i = 0;
   const n = text.length;
   const flush = (): void => {
-    if (tokens.length > 0) lines.push({ line: start, endLine: line, blankOwner, tokens, comments });
+    if (tokens.length > 0) lines.push({ line: start, blankOwner, tokens, comments });
     tokens = [];
     comments = [];
   };

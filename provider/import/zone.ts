@@ -531,5 +531,6 @@ export function readZone(input: string | Uint8Array, file: string, origin?: stri
       readChanges,
     });
   }
-  return { domain, domainSource, entries, notes };
+  // A Unicode $ORIGIN before the first record is read twice (for the domain, then for the names): said once.
+  return { domain, domainSource, entries, notes: [...new Set(notes)] };
 }
