@@ -75,8 +75,8 @@ export function tokenize(text: string, file: string): LogicalLine[] {
   };
   while (i < n) {
     const code = text.charCodeAt(i);
-    if (atLineStart && depth === 0) {
-      // A new logical line starts here (unless a parenthesis keeps the previous one open).
+    if (atLineStart) {
+      // A new logical line starts here (a line end inside parentheses starts none).
       atLineStart = false;
       start = line;
       blankOwner = isBlank(code);
@@ -96,6 +96,7 @@ export function tokenize(text: string, file: string): LogicalLine[] {
     }
     if (code === SEMICOLON) {
       let j = i + 1;
+      // Stryker disable next-line EqualityOperator: at j === n charCodeAt is NaN, no line feed, and the slice ends at n
       while (j < n && text.charCodeAt(j) !== LF) j++;
       comments.push(text.slice(i + 1, j).replace(/\r$/, ""));
       i = j;
@@ -116,6 +117,7 @@ export function tokenize(text: string, file: string): LogicalLine[] {
     if (code === QUOTE) {
       const quoteLine = line;
       let j = i + 1;
+      // Stryker disable next-line EqualityOperator: at j === n charCodeAt is NaN, which only steps past the end
       while (j < n) {
         const c = text.charCodeAt(j);
         if (c === BACKSLASH) {
@@ -129,7 +131,8 @@ export function tokenize(text: string, file: string): LogicalLine[] {
         } else if (c === QUOTE || c === LF) break;
         else j++;
       }
-      if (j >= n || text.charCodeAt(j) !== QUOTE) {
+      // Past the end, charCodeAt is NaN: no quote.
+      if (text.charCodeAt(j) !== QUOTE) {
         throw new ZoneInputError(file, quoteLine, 'expected a closing quote (") before the end of the line');
       }
       tokens.push({ text: text.slice(i + 1, j), quoted: true });
@@ -139,7 +142,8 @@ export function tokenize(text: string, file: string): LogicalLine[] {
     let j = i;
     while (j < n) {
       const c = text.charCodeAt(j);
-      if (c === BACKSLASH && j + 1 < n && text.charCodeAt(j + 1) !== LF) j += 2;
+      // A backslash last in the file steps past the end (charCodeAt NaN), which ends the word there.
+      if (c === BACKSLASH && text.charCodeAt(j + 1) !== LF) j += 2;
       else if (endsWord(c)) break;
       else j++;
     }

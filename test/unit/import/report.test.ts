@@ -38,6 +38,8 @@ const INTRO =
 /** What a CommonMark renderer shows for a code span: the fence stripped, then one space each side when both are there. */
 function rendered(span: string): string {
   const fence = /^`+/.exec(span)?.[0] ?? "";
+  // An opening run with no closing one is no code span, but backticks as text.
+  expect(span.length).toBeGreaterThan(2 * fence.length);
   expect(span.endsWith(fence)).toBe(true);
   const inner = span.slice(fence.length, span.length - fence.length);
   // No run of exactly the fence's length inside: it would end the span early.
@@ -108,7 +110,7 @@ Nothing.
     const text =
       "$ORIGIN example.net.\n" +
       'www\t60\tIN\tA\t192.0.2.51 ; AWS routing="WEIGHTED" weight=10 identifier="<b>blue</b> [x](http://e.test) *a*_b_`c`|#!\\\\"\n' +
-      'www\t60\tIN\tA\t192.0.2.52 ; AWS routing="WEIGHTED" weight=90 identifier="one\u0085two\u009bthree"\n' +
+      'www\t60\tIN\tA\t192.0.2.52 ; AWS routing="WEIGHTED" weight=90 identifier="one\u2028two\u2029three\u0085four\u009bfive"\n' +
       "app\t60\tIN\tA\t192.0.2.40\n";
     const report = importReport(importZones([{ text, file: "example.net.zone" }]));
     const items = report.split("\n").filter((l) => l.startsWith("- line "));
@@ -116,7 +118,7 @@ Nothing.
     expect(items[0]).toContain(
       '(identifier "\\<b\\>blue\\</b\\> \\[x\\](http://e.test) \\*a\\*\\_b\\_\\`c\\`\\|\\#\\!\\\\\\\\"); the API publishes',
     );
-    expect(items[1]).toContain('(identifier "one two three"); the API publishes');
+    expect(items[1]).toContain('(identifier "one two three four five"); the API publishes');
   });
 
   it("shows a skipped record's backticks inside a longer fence, its tab as the zone's escape", () => {
@@ -164,6 +166,10 @@ describe("codeSpan", () => {
     expect(codeSpan(" a ")).toBe("`  a  `");
     expect(codeSpan(" ")).toBe("` `");
     expect(codeSpan("a b")).toBe("`a b`");
+    expect(codeSpan("a b c")).toBe("`a b c`");
+    expect(codeSpan("a`b")).toBe("``a`b``");
+    // Nothing can be an empty span: two blanks in a closed one, rather than backticks shown as text.
+    expect(codeSpan("")).toBe("`  `");
   });
 });
 

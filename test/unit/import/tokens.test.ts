@@ -174,6 +174,10 @@ describe("tokenize refuses, naming the line", () => {
       'example.com.zone:1: expected a closing quote (") before the end of the line',
     );
     expect(refusal('a TXT "x').line).toBe(1);
+    // A quote further on does not close it: the string ends at the line end.
+    expect(refusal('www TXT "v=spf1 -all\nmail TXT "x"\n').line).toBe(1);
+    // An escape before the line end is no escaped line end.
+    expect(refusal('www TXT "x\\;\nb"\n').line).toBe(1);
   });
 
   it('a ")" with no "(" before it', () => {
@@ -188,5 +192,6 @@ describe("tokenize refuses, naming the line", () => {
       'example.com.zone:2: expected a closing ")" for the "(" opened on this line',
     );
     expect(refusal("@ SOA ns. h. ( ( 1 2 3 4 5 )\n").line).toBe(1);
+    expect(refusal('a A 192.0.2.1\nb TXT (\n ( "x"\n ) "y"\n').line).toBe(2);
   });
 });

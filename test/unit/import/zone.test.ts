@@ -247,6 +247,18 @@ describe("types and rdata", () => {
     expect(changes(text)).toEqual([["TYPE1 read as A", "RFC 3597 generic data read as A data"], []]);
   });
 
+  it("reads a type of letters, digits and hyphens, a TYPEn with no TTL before it, in any case", () => {
+    const text =
+      "$ORIGIN example.com.\nwww TYPE1 \\# 4 C0000201\nx NSAP-PTR foo.\ny NSEC3PARAM 1 0 0 -\nz type65 \\# 0\n";
+    expect(entries(text).map((e) => [e[2], e[4]])).toEqual([
+      ["A", false],
+      ["NSAP-PTR", false],
+      ["NSEC3PARAM", false],
+      ["HTTPS", false],
+    ]);
+    expect(changes(text)[3]).toEqual(["type65 read as HTTPS", "RFC 3597 generic data read as HTTPS data"]);
+  });
+
   it("keeps the rdata's tokens and the record's comments, for the flags hosts write there", () => {
     const z = readZone('$ORIGIN example.com.\nt TXT "a b" c ; cf_tags=cf-proxied:true\n', "z");
     expect(z.entries[0]?.rdata).toEqual([
