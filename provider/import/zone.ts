@@ -94,11 +94,9 @@ function parseName(
   text: string,
   route53: boolean,
   changes: string[],
-): { labels: string[]; atLabel: boolean[]; absolute: boolean } {
+): { labels: string[]; absolute: boolean } {
   const labels: string[] = [];
-  const atLabel: boolean[] = [];
   let bytes: number[] = [];
-  let raw = "";
   const end = (): void => {
     let label: string;
     try {
@@ -110,9 +108,7 @@ function parseName(
         .join("");
     }
     labels.push(label.replaceAll("\\", "\\\\").replaceAll(".", "\\."));
-    atLabel.push(raw === "@");
     bytes = [];
-    raw = "";
   };
   const encoder = new TextEncoder();
   let i = 0;
@@ -140,34 +136,31 @@ function parseName(
         }
         if (value >= 0) {
           bytes.push(value);
-          raw += text.slice(i, i + 4);
           i += 4;
           continue;
         }
       }
       const next = String.fromCodePoint(text.codePointAt(i + 1) as number);
       bytes.push(...encoder.encode(next));
-      raw += `\\${next}`;
       i += 1 + next.length;
       continue;
     }
     const code = text.charCodeAt(i);
     if (code < 0x80) {
       bytes.push(code);
-      raw += text[i];
       i++;
       continue;
     }
     const char = String.fromCodePoint(text.codePointAt(i) as number);
     // A byte of the file that was not UTF-8 (text.ts) is that byte again.
-    if (char.length === 1 && code >= 0xdc80 && code <= 0xdcff) bytes.push(code - 0xdc00);
+    if (code >= 0xdc80 && code <= 0xdcff) bytes.push(code - 0xdc00);
     else bytes.push(...encoder.encode(char));
-    raw += char;
     i += char.length;
   }
   const absolute = isAbsolute(text);
-  if (!absolute || raw !== "" || bytes.length > 0) end();
-  return { labels, atLabel, absolute };
+  // An absolute name ended its last label at its final dot.
+  if (!absolute) end();
+  return { labels, absolute };
 }
 
 function noOrigin(file: string, line: number, name: string): ZoneInputError {
@@ -191,7 +184,6 @@ function resolve(
     if (origin === undefined) throw noOrigin(file, line, name);
     return origin;
   }
-  if (name === ".") return ".";
   // The common case, a name of plain ASCII without escapes, needs no decoding.
   if (PLAIN_NAME.test(name)) {
     if (name.endsWith(".")) return name.toLowerCase();
@@ -205,7 +197,8 @@ function resolve(
   if (parsed.absolute) return `${parsed.labels.join(".")}.`.toLowerCase();
   if (origin === undefined) throw noOrigin(file, line, name);
   const labels = [...parsed.labels];
-  if (parsed.atLabel[labels.length - 1] && labels.length > 1) {
+  // The last label is an unescaped "@" after an unescaped dot.
+  if (name.endsWith("@") && isAbsolute(name.slice(0, -1))) {
     // GoDaddy writes `_sip._tls.@`: the `@` stands for the origin, as it does alone.
     labels.pop();
     changes.push(`${name} read as ${labels.join(".")} under ${origin}`);

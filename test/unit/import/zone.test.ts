@@ -138,17 +138,52 @@ describe("owners", () => {
     expect(t?.skipped.map((s) => s.line)).toEqual([4]);
   });
 
+  it("reads \\DDD of any byte, and a \\DDD above 255 as \\D then its digits", () => {
+    const text =
+      "$ORIGIN example.com.\n\\128x A 192.0.2.1\n\\000x A 192.0.2.2\n\\999 A 192.0.2.3\na\\\\b A 192.0.2.4\n";
+    expect(entries(text).map((e) => e[1])).toEqual([
+      "\udc80x.example.com.",
+      "\u0000x.example.com.",
+      "999.example.com.",
+      "a\\\\b.example.com.",
+    ]);
+  });
+
+  it("reads an escaped @ or an @ after an escaped dot as a label, not as GoDaddy's origin", () => {
+    const text =
+      "$ORIGIN example.com.\n\\@ A 192.0.2.1\na.\\@ A 192.0.2.2\nx\\.@ A 192.0.2.3\n\\. A 192.0.2.4\n";
+    expect(entries(text).map((e) => e[1])).toEqual([
+      "@.example.com.",
+      "a.@.example.com.",
+      "x\\.@.example.com.",
+      "\\..example.com.",
+    ]);
+    expect(changes(text)).toEqual([[], [], [], []]);
+  });
+
+  it("refuses an owner whose backslash ends the line as a record with no type", () => {
+    expect(refusal("$ORIGIN example.com.\na\\\n").message).toBe(
+      "example.com.zone:2: expected a record type (A, MX, TXT...) after the owner, TTL and class; got the end of the record",
+    );
+  });
+
   it("an owner a Latin-1 file gives (byte 0xE9) is that byte, and its record is skipped", () => {
     const bytes = Buffer.concat([
       Buffer.from("$ORIGIN example.com.\ncaf"),
       Buffer.from([0xe9]),
       Buffer.from(" A 192.0.2.1\nwww A 192.0.2.2\n"),
+      Buffer.from([0x80, 0x2e, 0xff]),
+      Buffer.from(" A 192.0.2.3\n"),
     ]);
     const z = readZone(bytes, "z");
-    expect(z.entries[0]?.owner).toBe("caf\udce9.example.com.");
+    expect(z.entries.map((e) => e.owner)).toEqual([
+      "caf\udce9.example.com.",
+      "www.example.com.",
+      "\udc80.\udcff.example.com.",
+    ]);
     const [t] = importZones([{ text: bytes, file: "z.zone" }]);
     expect(t?.records.map((r) => r.record.name)).toEqual(["www"]);
-    expect(t?.skipped.map((s) => s.line)).toEqual([2]);
+    expect(t?.skipped.map((s) => s.line)).toEqual([2, 4]);
   });
 
   it("a blank first column continues the owner above, its case change too", () => {
