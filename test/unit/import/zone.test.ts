@@ -510,3 +510,70 @@ describe("the zone's domain", () => {
     expect(zoneDomain(dig, "z")).toBeUndefined();
   });
 });
+
+describe("what is no record, no directive, no SOA", () => {
+  it("a quoted word is never a TTL or class, nor a second aging stamp", () => {
+    expect(refusal('$ORIGIN example.com.\nwww "IN" A 192.0.2.1\n').message).toContain('got "IN"');
+    expect(refusal('$ORIGIN example.com.\nwww "300" A 192.0.2.1\n').message).toContain('got "300"');
+    expect(refusal("$ORIGIN example.com.\nh [AGE:1] [AGE:2] A 192.0.2.1\n").message).toContain(
+      'got "[AGE:2]"',
+    );
+  });
+
+  it("reads one class only: a second is taken as the type", () => {
+    expect(entries("$ORIGIN example.com.\nx IN IN A 192.0.2.1\n")[0]?.slice(2)).toEqual([
+      "IN",
+      "IN",
+      false,
+      "A 192.0.2.1",
+    ]);
+  });
+
+  it("an indented $TTL is a record of the owner above, with no type", () => {
+    expect(refusal("$ORIGIN example.com.\nwww A 192.0.2.1\n  $TTL 300\n").message).toBe(
+      'example.com.zone:3: expected a record type (A, MX, TXT...) after the owner, TTL and class; got "$TTL"',
+    );
+  });
+
+  it('a quoted "$ORIGIN" is no directive but a quoted owner', () => {
+    expect(refusal('"$ORIGIN" example.org.\nwww A 192.0.2.1\n', "example.com").message).toBe(
+      "example.com.zone:1: expected an owner name, not a quoted string",
+    );
+  });
+
+  it("a quoted SOA, or a record with no type, names no domain", () => {
+    const none = /^example\.com\.zone: expected the zone's domain/;
+    expect(refusal(`example.com. "SOA" ${SOA}\n`).message).toMatch(none);
+    expect(refusal("example.com. 300 IN\n").message).toMatch(none);
+  });
+
+  it("a $ORIGIN with no argument before a Cloudflare SOA is refused on its line", () => {
+    expect(refusal(`$ORIGIN\nexample.com\t3600\tIN\tSOA\t${SOA}\n`).message).toBe(
+      "example.com.zone:1: expected $ORIGIN <domain-name>",
+    );
+  });
+
+  it("a dotted first SOA is read as written, nothing said of its dot", () => {
+    const z = readZone(`example.com.\t3600\tIN\tSOA\t${SOA}\nwww A 192.0.2.1\n`, "z");
+    expect(z.entries.map((e) => [e.owner, e.readChanges])).toEqual([
+      ["example.com.", []],
+      ["www.example.com.", []],
+    ]);
+  });
+
+  it("a domain of more than 253 characters is no --origin", () => {
+    const label = "a".repeat(63);
+    expect(originDomain(`${label}.${label}.${label}.${"a".repeat(61)}`, "z")).toHaveLength(254);
+    expect(refusal(() => originDomain(`${label}.${label}.${label}.${"a".repeat(62)}`, "z")).message).toMatch(
+      /is not a domain name/,
+    );
+  });
+
+  it("a Unicode name with no xn-- form names no domain, and as $ORIGIN is kept as written", () => {
+    expect(refusal(`ü%.example. SOA ${SOA}\n`).message).toMatch(/expected the zone's domain/);
+    expect(refusal("$ORIGIN ü%.example.\nwww A 192.0.2.1\n").message).toMatch(/expected the zone's domain/);
+    const z = readZone("$ORIGIN ü%.example.\nwww A 192.0.2.1\n", "z", "example.com");
+    expect(z.entries.map((e) => e.owner)).toEqual(["www.ü%.example."]);
+    expect(z.notes).toEqual(["the zone's domain, example.com., is given by --origin"]);
+  });
+});
