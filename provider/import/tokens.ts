@@ -140,6 +140,7 @@ export function tokenize(text: string, file: string): LogicalLine[] {
       continue;
     }
     let j = i;
+    // Stryker disable next-line EqualityOperator: at j === n charCodeAt is NaN, which only steps past the end; the slice ends at n
     while (j < n) {
       const c = text.charCodeAt(j);
       // A backslash last in the file steps past the end (charCodeAt NaN), which ends the word there.

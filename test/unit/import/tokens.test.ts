@@ -94,6 +94,10 @@ describe("tokenize", () => {
     ]);
   });
 
+  it("strips only the carriage return of a CRLF line end from a comment", () => {
+    expect(tokenize("a A 192.0.2.1 ; x\ry\r\n", "z")[0]?.comments).toEqual([" x\ry"]);
+  });
+
   it("ends a word at a comment, a parenthesis or a quote written against it", () => {
     const text = 'a 300 IN A 192.0.2.1;web\nb IN SOA ns. h.(1 2 3 4 5)\nc IN TXT"x y"\n';
     const lines = tokenize(text, "z");
@@ -138,6 +142,8 @@ describe("tokenize", () => {
     const lines = tokenize(text, "z");
     expect(lines[0]?.tokens[2]).toEqual({ text: "one\\\ntwo\\\r\nthree", quoted: true });
     expect(lines.map((l) => l.line)).toEqual([1, 4]);
+    // An escaped carriage return alone is no line end.
+    expect(tokenize('a TXT "x\\\ry"\nb A 192.0.2.1\n', "z").map((l) => l.line)).toEqual([1, 2]);
   });
 
   it("reads the last record of a file that has no final line end", () => {
@@ -145,6 +151,8 @@ describe("tokenize", () => {
       ["a", "A", "192.0.2.1"],
       ["b", "A", "192.0.2.2"],
     ]);
+    const last = tokenize("a A 192.0.2.1 ; the last line", "z");
+    expect(last.map((l) => [words(l), l.comments])).toEqual([[["a", "A", "192.0.2.1"], [" the last line"]]]);
   });
 
   it("starts the record after a parenthesised one on its own line, owner included", () => {
