@@ -167,6 +167,9 @@ describe("codeSpan", () => {
     expect(codeSpan(" ")).toBe("` `");
     expect(codeSpan("a b")).toBe("`a b`");
     expect(codeSpan("a b c")).toBe("`a b c`");
+    // A blank at one end only is kept by CommonMark as it is: no padding added.
+    expect(codeSpan("a b ")).toBe("`a b `");
+    expect(codeSpan(" a b")).toBe("` a b`");
     expect(codeSpan("a`b")).toBe("``a`b``");
     // Nothing can be an empty span: two blanks in a closed one, rather than backticks shown as text.
     expect(codeSpan("")).toBe("`  `");
