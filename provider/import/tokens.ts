@@ -95,9 +95,8 @@ export function tokenize(text: string, file: string): LogicalLine[] {
       continue;
     }
     if (code === SEMICOLON) {
-      let j = i + 1;
-      // Stryker disable next-line EqualityOperator: at j === n charCodeAt is NaN, no line feed, and the slice ends at n
-      while (j < n && text.charCodeAt(j) !== LF) j++;
+      let j = text.indexOf("\n", i);
+      if (j === -1) j = n;
       comments.push(text.slice(i + 1, j).replace(/\r$/, ""));
       i = j;
       continue;
@@ -117,7 +116,6 @@ export function tokenize(text: string, file: string): LogicalLine[] {
     if (code === QUOTE) {
       const quoteLine = line;
       let j = i + 1;
-      // Stryker disable next-line EqualityOperator: at j === n charCodeAt is NaN, which only steps past the end
       while (j < n) {
         const c = text.charCodeAt(j);
         if (c === BACKSLASH) {
@@ -140,7 +138,6 @@ export function tokenize(text: string, file: string): LogicalLine[] {
       continue;
     }
     let j = i;
-    // Stryker disable next-line EqualityOperator: at j === n charCodeAt is NaN, which only steps past the end; the slice ends at n
     while (j < n) {
       const c = text.charCodeAt(j);
       // A backslash last in the file steps past the end (charCodeAt NaN), which ends the word there.

@@ -94,6 +94,12 @@ describe("tokenize", () => {
     ]);
   });
 
+  it("ends a comment at its own line end, the first line's too", () => {
+    expect(tokenize(";\nwww A 192.0.2.1 ;\n", "z").map((l) => [l.line, words(l), l.comments])).toEqual([
+      [2, ["www", "A", "192.0.2.1"], [""]],
+    ]);
+  });
+
   it("strips only the carriage return of a CRLF line end from a comment", () => {
     expect(tokenize("a A 192.0.2.1 ; x\ry\r\n", "z")[0]?.comments).toEqual([" x\ry"]);
   });
