@@ -7,7 +7,8 @@
 
 /** The key=value pairs of a cli53 `AWS` comment, strings unquoted. */
 function awsKeyValues(comment: string): Map<string, string> | undefined {
-  const match = /^\s*AWS\s+(.*)$/.exec(comment);
+  // `s`: an identifier may hold a line separator (U+2028), which `.` alone does not match.
+  const match = /^\s*AWS\s+(.*)$/s.exec(comment);
   if (!match) return undefined;
   const values = new Map<string, string>();
   for (const [, key, raw] of (match[1] as string).matchAll(/([A-Za-z]+)=("(?:[^"\\]|\\.)*"|\d+)/g)) {

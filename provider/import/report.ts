@@ -13,7 +13,9 @@ export function codeSpan(value: string): string {
   );
   const longest = Math.max(0, ...(visible.match(/`+/g) ?? []).map((run) => run.length));
   const fence = "`".repeat(longest + 1);
-  const pad = visible.startsWith("`") || visible.endsWith("`") || visible.trim() === "" ? " " : "";
+  // CommonMark strips one space from each end of a span that has both and is not all spaces: a
+  // space added each side keeps a value's own, and keeps a backtick at an end from the fence.
+  const pad = visible === "" || /^`|`$/.test(visible) || /^ .*[^ ].* $/.test(visible) ? " " : "";
   return `${fence}${pad}${visible}${pad}${fence}`;
 }
 
@@ -24,7 +26,7 @@ function prose(text: string): string {
 
 /** How one template's import reads in one line: `web: 38 records, 3 skipped, 12 changes`. */
 export function summaryLine(t: ImportedTemplate): string {
-  const flags = (t.dropped?.length ?? 0) > 0 ? `, ${t.dropped.length} host settings dropped` : "";
+  const flags = t.dropped.length > 0 ? `, ${t.dropped.length} host settings dropped` : "";
   return (
     `${t.templateId} (${t.file}, domain ${t.domain}): ${t.records.length} records, ` +
     `${t.skipped.length} skipped, ${t.changes.length} changes, ${t.ttlsDropped} TTLs dropped${flags}`
@@ -47,8 +49,8 @@ export function importReport(templates: readonly ImportedTemplate[]): string {
     md += `\n## Template ${codeSpan(t.templateId)} from ${codeSpan(t.file)}\n\n`;
     md += `Domain ${codeSpan(t.domain)}: ${t.records.length} records imported, ${t.skipped.length} skipped, `;
     md += `${t.changes.length} changes, ${t.ttlsDropped} TTLs dropped.\n`;
-    for (const note of t.notes ?? []) md += `\nRead: ${prose(note)}.\n`;
-    if ((t.dropped?.length ?? 0) > 0) {
+    for (const note of t.notes) md += `\nRead: ${prose(note)}.\n`;
+    if (t.dropped.length > 0) {
       md += "\n### Dropped: the DNS host's own settings of imported records\n\n";
       for (const d of t.dropped) md += `- line ${d.line}: ${prose(d.change)}\n`;
     }

@@ -19,8 +19,6 @@ export interface Token {
 export interface LogicalLine {
   /** The 1-based line it starts on. */
   readonly line: number;
-  /** The 1-based line it ends on (after the closing parenthesis). */
-  readonly endLine: number;
   /** True when the line starts with a blank: the owner is the previous record's. */
   readonly blankOwner: boolean;
   readonly tokens: readonly Token[];
@@ -63,6 +61,7 @@ export function tokenize(text: string, file: string): LogicalLine[] {
   let tokens: Token[] = [];
   let comments: string[] = [];
   let start = 1;
+  // Stryker disable next-line BooleanLiteral: set from the first character before any line is flushed
   let blankOwner = false;
   let depth = 0;
   let openedOn = 0;
@@ -70,14 +69,14 @@ export function tokenize(text: string, file: string): LogicalLine[] {
   let i = 0;
   const n = text.length;
   const flush = (): void => {
-    if (tokens.length > 0) lines.push({ line: start, endLine: line, blankOwner, tokens, comments });
+    if (tokens.length > 0) lines.push({ line: start, blankOwner, tokens, comments });
     tokens = [];
     comments = [];
   };
   while (i < n) {
     const code = text.charCodeAt(i);
-    if (atLineStart && depth === 0) {
-      // A new logical line starts here (unless a parenthesis keeps the previous one open).
+    if (atLineStart) {
+      // A new logical line starts here (a line end inside parentheses starts none).
       atLineStart = false;
       start = line;
       blankOwner = isBlank(code);
@@ -96,8 +95,8 @@ export function tokenize(text: string, file: string): LogicalLine[] {
       continue;
     }
     if (code === SEMICOLON) {
-      let j = i + 1;
-      while (j < n && text.charCodeAt(j) !== LF) j++;
+      let j = text.indexOf("\n", i);
+      if (j === -1) j = n;
       comments.push(text.slice(i + 1, j).replace(/\r$/, ""));
       i = j;
       continue;
@@ -130,7 +129,8 @@ export function tokenize(text: string, file: string): LogicalLine[] {
         } else if (c === QUOTE || c === LF) break;
         else j++;
       }
-      if (j >= n || text.charCodeAt(j) !== QUOTE) {
+      // Past the end, charCodeAt is NaN: no quote.
+      if (text.charCodeAt(j) !== QUOTE) {
         throw new ZoneInputError(file, quoteLine, 'expected a closing quote (") before the end of the line');
       }
       tokens.push({ text: text.slice(i + 1, j), quoted: true });
@@ -140,7 +140,8 @@ export function tokenize(text: string, file: string): LogicalLine[] {
     let j = i;
     while (j < n) {
       const c = text.charCodeAt(j);
-      if (c === BACKSLASH && j + 1 < n && text.charCodeAt(j + 1) !== LF) j += 2;
+      // A backslash last in the file steps past the end (charCodeAt NaN), which ends the word there.
+      if (c === BACKSLASH && text.charCodeAt(j + 1) !== LF) j += 2;
       else if (endsWord(c)) break;
       else j++;
     }

@@ -94,11 +94,9 @@ function parseName(
   text: string,
   route53: boolean,
   changes: string[],
-): { labels: string[]; atLabel: boolean[]; absolute: boolean } {
+): { labels: string[]; absolute: boolean } {
   const labels: string[] = [];
-  const atLabel: boolean[] = [];
   let bytes: number[] = [];
-  let raw = "";
   const end = (): void => {
     let label: string;
     try {
@@ -110,9 +108,7 @@ function parseName(
         .join("");
     }
     labels.push(label.replaceAll("\\", "\\\\").replaceAll(".", "\\."));
-    atLabel.push(raw === "@");
     bytes = [];
-    raw = "";
   };
   const encoder = new TextEncoder();
   let i = 0;
@@ -140,34 +136,31 @@ function parseName(
         }
         if (value >= 0) {
           bytes.push(value);
-          raw += text.slice(i, i + 4);
           i += 4;
           continue;
         }
       }
       const next = String.fromCodePoint(text.codePointAt(i + 1) as number);
       bytes.push(...encoder.encode(next));
-      raw += `\\${next}`;
       i += 1 + next.length;
       continue;
     }
     const code = text.charCodeAt(i);
     if (code < 0x80) {
       bytes.push(code);
-      raw += text[i];
       i++;
       continue;
     }
     const char = String.fromCodePoint(text.codePointAt(i) as number);
     // A byte of the file that was not UTF-8 (text.ts) is that byte again.
-    if (char.length === 1 && code >= 0xdc80 && code <= 0xdcff) bytes.push(code - 0xdc00);
+    if (code >= 0xdc80 && code <= 0xdcff) bytes.push(code - 0xdc00);
     else bytes.push(...encoder.encode(char));
-    raw += char;
     i += char.length;
   }
   const absolute = isAbsolute(text);
-  if (!absolute || raw !== "" || bytes.length > 0) end();
-  return { labels, atLabel, absolute };
+  // An absolute name ended its last label at its final dot.
+  if (!absolute) end();
+  return { labels, absolute };
 }
 
 function noOrigin(file: string, line: number, name: string): ZoneInputError {
@@ -191,7 +184,6 @@ function resolve(
     if (origin === undefined) throw noOrigin(file, line, name);
     return origin;
   }
-  if (name === ".") return ".";
   // The common case, a name of plain ASCII without escapes, needs no decoding.
   if (PLAIN_NAME.test(name)) {
     if (name.endsWith(".")) return name.toLowerCase();
@@ -205,7 +197,8 @@ function resolve(
   if (parsed.absolute) return `${parsed.labels.join(".")}.`.toLowerCase();
   if (origin === undefined) throw noOrigin(file, line, name);
   const labels = [...parsed.labels];
-  if (parsed.atLabel[labels.length - 1] && labels.length > 1) {
+  // The last label is an unescaped "@" after an unescaped dot.
+  if (name.endsWith("@") && isAbsolute(name.slice(0, -1))) {
     // GoDaddy writes `_sip._tls.@`: the `@` stands for the origin, as it does alone.
     labels.pop();
     changes.push(`${name} read as ${labels.join(".")} under ${origin}`);
@@ -243,7 +236,8 @@ function recordShape(
   let klass: string | undefined;
   let aging: string | undefined;
   // TTL and class, both optional, in either order (RFC 1035 5.1); Windows DNS writes its aging stamp before them.
-  for (let k = 0; k < 3; k++) {
+  // Each is read at most once, so the loop ends by a break within three rounds.
+  for (;;) {
     const token = tokens[at];
     if (!token || token.quoted) break;
     if (aging === undefined && !hasTtl && klass === undefined && WINDOWS_AGING.test(token.text)) {
@@ -265,17 +259,23 @@ function isDirective(line: LogicalLine): boolean {
   return !line.blankOwner && !first.quoted && first.text.startsWith("$");
 }
 
+/** Whether a line whose first token is its owner is an SOA record. */
 function isSoa(line: LogicalLine): boolean {
-  const { typeAt } = recordShape(line.tokens, line.blankOwner ? 0 : 1);
-  const type = line.tokens[typeAt];
+  const type = line.tokens[recordShape(line.tokens, 1).typeAt];
   return type !== undefined && !type.quoted && typeMnemonic(type.text) === "SOA";
+}
+
+/** A domain a zone names for itself, and how. */
+interface OwnDomain {
+  readonly domain: string;
+  readonly source: "SOA" | "$ORIGIN";
 }
 
 /** What the file itself says its domain is (SOA owner, else a `$ORIGIN` before any record), and the line of the SOA read undotted. */
 function fileDomain(
   lines: readonly LogicalLine[],
   file: string,
-): { domain?: string; source?: "SOA" | "$ORIGIN"; undottedSoaLine?: number; notes: string[] } {
+): { own?: OwnDomain; undottedSoaLine?: number; notes: string[] } {
   const notes: string[] = [];
   let origin: string | undefined;
   let leading: string | undefined;
@@ -283,18 +283,18 @@ function fileDomain(
   let sawOrigin = false;
   for (const line of lines) {
     if (isDirective(line)) {
-      const [head, arg] = line.tokens;
-      if (head?.text.toUpperCase() !== "$ORIGIN" || !arg) continue;
+      const [head, arg] = line.tokens as [Token, Token | undefined];
+      if (head.text.toUpperCase() !== "$ORIGIN" || !arg) continue;
       try {
         origin = absoluteDomain(resolveName(arg.text, origin, file, line.line));
       } catch {
-        origin = undefined;
+        // A relative $ORIGIN with none before it: the origin stays unknown.
       }
       sawOrigin = true;
-      if (!sawRecord && leading === undefined && origin !== undefined && origin !== ".") leading = origin;
+      if (!sawRecord && leading === undefined && origin !== ".") leading = origin;
       continue;
     }
-    if (isSoa(line) && !line.blankOwner) {
+    if (!line.blankOwner && isSoa(line)) {
       const owner = (line.tokens[0] as Token).text;
       let soa: string | undefined;
       let undottedSoaLine: number | undefined;
@@ -302,23 +302,23 @@ function fileDomain(
         // Cloudflare writes the SOA first, its owner without the final dot, and no $ORIGIN.
         soa = absoluteDomain(owner);
         undottedSoaLine = line.line;
-      } else if (owner === "@" || isAbsolute(owner) || origin !== undefined) {
+      } else {
         try {
-          soa = absoluteDomain(resolveName(owner, origin ?? leading, file, line.line));
+          soa = absoluteDomain(resolveName(owner, origin, file, line.line));
         } catch {
-          soa = undefined;
+          // A relative owner (or @) with no origin: it names nothing.
         }
       }
       if (soa !== undefined && soa !== ".") {
         const ascii = asciiDomain(soa, notes);
-        if (ascii !== undefined) return { domain: ascii, source: "SOA", undottedSoaLine, notes };
+        if (ascii !== undefined) return { own: { domain: ascii, source: "SOA" }, undottedSoaLine, notes };
       }
     }
     sawRecord = true;
   }
   if (leading !== undefined) {
     const ascii = asciiDomain(leading, notes);
-    if (ascii !== undefined) return { domain: ascii, source: "$ORIGIN", notes };
+    if (ascii !== undefined) return { own: { domain: ascii, source: "$ORIGIN" }, notes };
   }
   return { notes };
 }
@@ -361,8 +361,7 @@ export function zoneDomain(
   input: string | Uint8Array,
   file: string,
 ): { domain: string; source: "SOA" | "$ORIGIN" } | undefined {
-  const { domain, source } = fileDomain(tokenize(zoneText(input).text, file), file);
-  return domain !== undefined && source !== undefined ? { domain, source } : undefined;
+  return fileDomain(tokenize(zoneText(input).text, file), file).own;
 }
 
 function directive(
@@ -371,8 +370,8 @@ function directive(
   file: string,
   notes: string[],
 ): void {
-  const [head, arg, ...rest] = line.tokens;
-  const name = head?.text.toUpperCase() ?? "";
+  const [head, arg, ...rest] = line.tokens as [Token, ...Token[]];
+  const name = head.text.toUpperCase();
   if (name === "$INCLUDE") {
     throw new ZoneInputError(
       file,
@@ -385,7 +384,7 @@ function directive(
   if (name === "$ORIGIN") {
     if (!arg || rest.length > 0) throw new ZoneInputError(file, line.line, "expected $ORIGIN <domain-name>");
     const origin = absoluteDomain(resolveName(arg.text, state.origin, file, line.line));
-    state.origin = origin === "." ? origin : (asciiDomain(origin, notes) ?? origin);
+    state.origin = asciiDomain(origin, notes) ?? origin;
     return;
   }
   if (name === "$TTL") {
@@ -397,7 +396,7 @@ function directive(
   throw new ZoneInputError(
     file,
     line.line,
-    `${head?.text} is not part of RFC 1035 master files (a BIND extension such as $GENERATE is not read): ` +
+    `${head.text} is not part of RFC 1035 master files (a BIND extension such as $GENERATE is not read): ` +
       "expected $ORIGIN, $TTL or a record; expand it into the records it stands for",
   );
 }
@@ -420,13 +419,13 @@ export function readZone(input: string | Uint8Array, file: string, origin?: stri
   const decoded = zoneText(input);
   const notes = [...decoded.notes];
   const lines = tokenize(decoded.text, file);
-  const own = fileDomain(lines, file);
+  const { own, undottedSoaLine, notes: ownNotes } = fileDomain(lines, file);
   let domain: string;
   let domainSource: DomainSource;
   if (origin !== undefined) {
     domain = originDomain(origin, file, notes);
     domainSource = "--origin";
-    if (own.domain !== undefined && own.domain !== domain) {
+    if (own !== undefined && own.domain !== domain) {
       throw new ZoneInputError(
         file,
         0,
@@ -434,10 +433,10 @@ export function readZone(input: string | Uint8Array, file: string, origin?: stri
           `give --origin ${own.domain.replace(/\.$/, "")}, or leave --origin out`,
       );
     }
-  } else if (own.domain !== undefined && own.source !== undefined) {
+  } else if (own !== undefined) {
     domain = own.domain;
     domainSource = own.source;
-    notes.push(...own.notes);
+    notes.push(...ownNotes);
   } else {
     throw new ZoneInputError(
       file,
@@ -484,13 +483,13 @@ export function readZone(input: string | Uint8Array, file: string, origin?: stri
       }
       if (first.quoted)
         throw new ZoneInputError(file, line.line, "expected an owner name, not a quoted string");
-      if (line.line === own.undottedSoaLine) {
+      if (line.line === undottedSoaLine) {
         owner = absoluteDomain(first.text);
         readChanges.push(`${first.text} read as absolute: the SOA owner, written without its final dot`);
       } else {
         owner = resolve(first.text, state.origin, file, line.line, true, readChanges);
       }
-      ownerCaseChanged = first.text !== "@" && /[A-Z]/.test(first.text.replace(/\\\d{3}/g, ""));
+      ownerCaseChanged = /[A-Z]/.test(first.text.replace(/\\\d{3}/g, ""));
       at = 1;
     }
     const { typeAt, hasTtl, klass, aging } = recordShape(tokens, at);
@@ -531,5 +530,6 @@ export function readZone(input: string | Uint8Array, file: string, origin?: stri
       readChanges,
     });
   }
-  return { domain, domainSource, entries, notes };
+  // A Unicode $ORIGIN before the first record is read twice (for the domain, then for the names): said once.
+  return { domain, domainSource, entries, notes: [...new Set(notes)] };
 }
