@@ -35,6 +35,9 @@ export default defineConfig({
           env,
           include: ["test/unit/**/*.test.ts"],
           maxWorkers: 4,
+          // Tests check behaviour, not time: on a loaded runner a property test or a sandbox
+          // round trip can pass vitest's 5 s default and still be right.
+          testTimeout: 30_000,
           sequence: { groupOrder: 1 },
         },
       },
@@ -43,6 +46,7 @@ export default defineConfig({
           name: "sandbox",
           env,
           maxWorkers: 4,
+          testTimeout: 30_000,
           sequence: { groupOrder: 1 },
           include: [
             // The sandbox package's own tests, inside its package boundary.
