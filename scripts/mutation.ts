@@ -209,6 +209,26 @@ function writeSummary(report: Report): void {
   fs.writeFileSync(path.join(root, SUMMARY), lines.join("\n"));
 }
 
+/**
+ * Drops the survivors of `targets` from the report, so that Stryker tests them again: its incremental
+ * mode re-tests a survivor only when its code or the tests that covered it change, never for a new
+ * test that would kill it. They are few; the killed ones are kept.
+ */
+function forgetSurvivors(report: Report, targets: readonly string[]): void {
+  const files = Object.fromEntries(
+    Object.entries(report.files).map(([file, entry]) => [
+      file,
+      targets.includes(file)
+        ? {
+            ...entry,
+            mutants: entry.mutants.filter((m) => m.status !== "Survived" && m.status !== "NoCoverage"),
+          }
+        : entry,
+    ]),
+  );
+  fs.writeFileSync(path.join(root, REPORT), JSON.stringify({ ...report, files }, null, 2));
+}
+
 function stryker(mutate: readonly string[], testFiles: readonly string[], concurrency?: string): number {
   const bin = path.join(root, "node_modules", ".bin", "stryker");
   const args = ["run", "--mutate", mutate.join(","), "--incremental"];
@@ -255,8 +275,14 @@ function main(argv: readonly string[]): number {
     console.error("mutation: no test file imports these modules; every mutant would survive");
     return ci ? 1 : 0;
   }
+  const original = read(REPORT);
+  forgetSurvivors(before, targets);
   const status = stryker(targets, testFiles, concurrency);
-  if (status !== 0) return status;
+  // A failed or stopped run must not leave a report without its survivors.
+  if (status !== 0) {
+    if (original !== undefined) fs.writeFileSync(path.join(root, REPORT), original);
+    return status;
+  }
   const report = readReport();
   writeSummary(report);
   const below = scores(report).filter((s) => targets.includes(s.file) && s.score < FLOOR);
