@@ -1,6 +1,6 @@
 /**
- * Lifting an error rule for one resource (DECISIONS.md, "Template checks": a resource may lift a
- * named error rule for itself, never silently): the lift input as read, and the verdict on a
+ * Lifting an error rule for one resource (a resource may lift a named error rule for itself, never
+ * silently): the lift input as read, and the verdict on a
  * template's findings, each line as the preview and the PR plan show it.
  */
 import { describe, expect, it } from "vitest";

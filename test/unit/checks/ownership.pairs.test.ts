@@ -1,5 +1,5 @@
 /**
- * One template, one owner (DECISIONS.md): which pairs of resources meet, and which of the two a
+ * One template, one owner: which pairs of resources meet, and which of the two a
  * refusal names as the owner with purge.
  */
 import { describe, expect, it } from "vitest";
