@@ -72,13 +72,16 @@ export function applyAccepted(
       if (r) byId.set(r.recordId, { ...r, key: c.to.key });
     }
   }
+  // An id a URL forward owns for the records made for it is in use too.
+  const inUse = new Set([...byId.values()].flatMap(idsOf));
   creates.forEach((c, i) => {
     const id = newIds[i]!;
-    if (id === "" || byId.has(id)) {
+    if (id === "" || inUse.has(id)) {
       throw new UnattributableAnswerError(
         `the record id "${id}" came back for a new record, but it is empty or already in use`,
       );
     }
+    inUse.add(id);
     byId.set(id, withKey(c.record, id, c.record.key));
   });
   return canonicalOrder([...byId.values()]);
