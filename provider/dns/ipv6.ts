@@ -32,7 +32,7 @@ function quadAt(text: string, start: number): [number, number] | undefined {
   while (parts.length < 4) {
     const first = i;
     let value = 0;
-    while (i < text.length && i - first < 4) {
+    while (i < text.length) {
       const code = text.charCodeAt(i);
       if (code < 0x30 || code > 0x39) break;
       value = value * 10 + (code - 0x30);
@@ -67,7 +67,6 @@ let plain = true;
  */
 function parse(text: string): boolean {
   const n = text.length;
-  if (n < 2) return false;
   let count = 0;
   let gapAt = -1;
   let i = 0;
@@ -78,13 +77,14 @@ function parse(text: string): boolean {
     i = 2;
   }
   // One pass over the characters: the group being read is `value`, of `digits` digits from `start`.
+  // Pieces past the eighth are not kept (a typed array) but counted: the count at the end refuses them.
   let start = i;
   let value = 0;
   let digits = 0;
   for (; i < n; i++) {
     const code = text.charCodeAt(i);
     if (code === COLON) {
-      if (digits === 0 || count === 8) return false;
+      if (digits === 0) return false;
       if (digits > 1 && text.charCodeAt(start) === ZERO) plain = false;
       pieces[count++] = value;
       value = 0;
@@ -99,7 +99,7 @@ function parse(text: string): boolean {
       continue;
     }
     if (code === DOT) {
-      const quad = count > 6 ? undefined : quadAt(text, start);
+      const quad = quadAt(text, start);
       if (quad === undefined) return false;
       pieces[count++] = quad[0];
       pieces[count++] = quad[1];
@@ -113,7 +113,6 @@ function parse(text: string): boolean {
     value = value * 16 + digit;
   }
   if (digits > 0) {
-    if (count === 8) return false;
     if (digits > 1 && text.charCodeAt(start) === ZERO) plain = false;
     pieces[count++] = value;
   }
