@@ -81,8 +81,8 @@ function hostProblem(type: RecordType, example: string, content: string): string
     return `"${content}" holds a "{" or "}": the only placeholder is ${DOMAIN_PLACEHOLDER} (all lower case)`;
   }
   const bare = host.endsWith(".") ? host.slice(0, -1) : host;
+  // An empty name fails as its one empty label does.
   const fine =
-    bare.length > 0 &&
     bare.length <= MAX_NAME &&
     bare.split(".").every((label) => label.length <= MAX_LABEL && HOST_LABEL.test(label));
   if (fine) return undefined;
