@@ -307,7 +307,6 @@ function exclusionIssues(items: readonly Indexed[], path: string): InputIssue[] 
     });
   };
   for (const group of Map.groupBy(items, (item) => item.record.name).values()) {
-    if (group.length < 2) continue;
     // Pairing every conflicting record with the first excluder keeps this linear in the group size.
     const cname = group.find((item) => item.record.type === "CNAME");
     if (cname) {
