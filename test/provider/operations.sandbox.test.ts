@@ -8,7 +8,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { DomainApiError } from "../../provider/errors";
 import { TOKENS } from "../../provider/manifest";
 import { configureProvider, functionOperations } from "../../provider/operations";
@@ -17,19 +17,21 @@ import { useConsoleLines } from "./helpers";
 
 const sandbox = useSandbox({ contacts: 7 });
 const said = useConsoleLines();
-const cwd = process.cwd();
 let dir: string | undefined;
 afterEach(() => {
-  process.chdir(cwd);
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
   dir = undefined;
 });
 
-/** Runs in a program's directory holding `files`. */
+/**
+ * Runs in a program's directory holding `files` (the plugin runs in the program's directory; a
+ * worker thread cannot change its directory, so the process is told it is there).
+ */
 function inProgram(files: Record<string, string>): void {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "domainapi-operations-"));
-  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
-  process.chdir(dir);
+  const program = fs.mkdtempSync(path.join(os.tmpdir(), "domainapi-operations-"));
+  dir = program;
+  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(program, name), text);
+  vi.spyOn(process, "cwd").mockReturnValue(program);
 }
 
 describe("getContacts through the operations table", () => {
