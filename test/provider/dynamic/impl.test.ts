@@ -52,7 +52,7 @@ async function standInEngine(): Promise<{ address: string; checks: () => number;
 async function load(args: string[]): Promise<typeof import("../../../provider/dynamic/impl")> {
   vi.resetModules();
   process.argv = [argv[0] ?? "node", ...args];
-  return import("../../../provider/dynamic/impl");
+  return import("../../../provider/dynamic/impl.js");
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -32,7 +32,7 @@ async function start(args: string[]) {
   vi.spyOn(console, "error").mockImplementation((line: unknown) => void errors.push(String(line)));
   vi.spyOn(process, "exit").mockImplementation(((code?: number) => void exits.push(code)) as never);
   process.argv = [argv[0] ?? "node", "pulumi-resource-domainapi", ...args];
-  await import("../../../provider/plugin/main");
+  await import("../../../provider/plugin/main.js");
   return { printed, errors, exits };
 }
 

@@ -9,6 +9,7 @@ import * as grpc from "@grpc/grpc-js";
 import { ResourceProviderClient, ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as pb from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { isSecret, secret } from "../../../provider/host/secretValues";
@@ -320,9 +321,7 @@ describe("Create, Update and Invoke answers", () => {
   });
 
   it("the optional calls answer empty: Cancel, GetMapping(s)", async () => {
-    await expect(
-      rpc("cancel", new (await import("google-protobuf/google/protobuf/empty_pb")).Empty()),
-    ).resolves.toBeDefined();
+    await expect(rpc("cancel", new Empty())).resolves.toBeDefined();
     const mapping = await rpc<pb.GetMappingRequest, pb.GetMappingResponse>(
       "getMapping",
       new pb.GetMappingRequest().setKey("terraform"),
