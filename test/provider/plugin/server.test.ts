@@ -166,6 +166,22 @@ describe("Check and Diff", () => {
     expect(same.getDetaileddiffMap().getLength()).toBe(0);
   });
 
+  it("no change is answered without a detailed diff, even where the old inputs differ from the state", async () => {
+    const resp = await rpc<pb.DiffRequest, pb.DiffResponse>(
+      "diff",
+      new pb.DiffRequest()
+        .setUrn(RESTORE_URN)
+        .setId("shop.example")
+        .setOlds(struct({ domain: "shop.example", baseUrl: sandbox.url }))
+        .setOldInputs(struct({ domain: "old.example" }))
+        .setNews(struct({ domain: "shop.example" })),
+    );
+    expect(resp.getChanges()).toBe(DIFF_NONE);
+    expect(resp.getHasdetaileddiff()).toBe(false);
+    expect(resp.getDetaileddiffMap().getLength()).toBe(0);
+    expect(resp.getDiffsList()).toEqual([]);
+  });
+
   it("without the old inputs (an engine that sends none) a change is answered without a detailed diff", async () => {
     const { inputs, outs } = await created([{ name: "@", type: "A", content: "192.0.2.1" }]);
     const news = { ...inputs, purge: false };
