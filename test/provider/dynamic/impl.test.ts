@@ -5,6 +5,9 @@
  * with `process.argv` set as the engine sets it, stand-in engines on loopback, `process.exit` caught.
  */
 import * as grpc from "@grpc/grpc-js";
+import { EngineService } from "@pulumi/pulumi/proto/engine_grpc_pb";
+import type { LogRequest } from "@pulumi/pulumi/proto/engine_pb";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 const argv = process.argv;
@@ -16,9 +19,13 @@ afterEach(() => {
   vi.resetModules();
 });
 
-/** A stand-in engine that answers health checks, counting them. */
-async function standInEngine(): Promise<{ address: string; checks: () => number; stop: () => void }> {
+/**
+ * A stand-in engine that answers health checks, counting them, and takes log messages, each
+ * answered (and then counted as told) after `logDelayMs`.
+ */
+async function standInEngine(logDelayMs = 0) {
   let checks = 0;
+  const told: string[] = [];
   const server = new grpc.Server();
   const bytes = (b: Buffer) => b;
   server.addService(
@@ -40,12 +47,27 @@ async function standInEngine(): Promise<{ address: string; checks: () => number;
       },
     },
   );
+  server.addService(EngineService, {
+    log(call: grpc.ServerUnaryCall<LogRequest, Empty>, done: grpc.sendUnaryData<Empty>) {
+      setTimeout(() => {
+        told.push(call.request.getMessage());
+        done(null, new Empty());
+      }, logDelayMs);
+    },
+    getRootResource: (_c: unknown, done: grpc.sendUnaryData<unknown>) => done(null, undefined),
+    setRootResource: (_c: unknown, done: grpc.sendUnaryData<unknown>) => done(null, undefined),
+  });
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) =>
       e ? reject(e) : resolve(p),
     ),
   );
-  return { address: `127.0.0.1:${port}`, checks: () => checks, stop: () => server.forceShutdown() };
+  return {
+    address: `127.0.0.1:${port}`,
+    checks: () => checks,
+    told: () => [...told],
+    stop: () => server.forceShutdown(),
+  };
 }
 
 /** Loads the implementation afresh as a process started with `args` would. */
@@ -78,6 +100,18 @@ describe("pulumi-domainapi/impl", () => {
       replaces: ["domain"],
       deleteBeforeReplace: true,
     });
+  });
+
+  it("answers a call only once what it logged has reached the engine", async () => {
+    const engine = await standInEngine(200);
+    const impl = await load(["/p/program.js"]);
+    const log = await import("../../../provider/log.js");
+    log.attachToEngine(engine.address);
+    await impl.restore.delete("shop.example", { domain: "shop.example" });
+    expect(engine.told()).toEqual([
+      "DomainRestore shop.example: a restore cannot be undone; removing it from the stack leaves the domain as it is",
+    ]);
+    engine.stop();
   });
 
   it("in the engine's dynamic-provider process, exits once the engine at its address is gone", async () => {
