@@ -112,6 +112,10 @@ describe("objectSpecFromZod, what the docs say beyond the type", () => {
     expect(() => objectSpecFromZod("fn inputs", z.string(), "input", TYPES)).toThrow(
       "fn inputs: not an object schema",
     );
+    // A map has no fields of its own to describe.
+    expect(() => objectSpecFromZod("fn inputs", z.record(z.string(), z.string()), "input", TYPES)).toThrow(
+      "fn inputs: not an object schema",
+    );
     expect(() => property(z.array(z.date()).describe("Days."))).toThrow(
       /^fn inputs\.x\[\]: JSON Schema \{\} /,
     );
