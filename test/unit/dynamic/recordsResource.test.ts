@@ -81,6 +81,11 @@ describe("DnsTemplateRecords", () => {
       records: [pulumi.secret({ name: "@", type: "TXT" as const, content: "k" }), WWW],
     });
     expect((await inputsOf(whole, "whole")).secretRecords).toEqual([0]);
+    const later = new DnsTemplateRecords("later", {
+      templateId: "tpl-7",
+      records: [A, Promise.resolve({ name: "@", type: "TXT" as const, content: pulumi.secret("k") })],
+    });
+    expect((await inputsOf(later, "later")).secretRecords).toEqual([1]);
     const list = new DnsTemplateRecords("list", { templateId: "tpl-4", records: pulumi.secret([A, WWW]) });
     expect((await inputsOf(list, "list")).secretRecords).toEqual([0, 1]);
     const plain = new DnsTemplateRecords("plain", { templateId: "tpl-5", records: pulumi.output([A]) });
