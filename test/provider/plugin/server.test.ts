@@ -262,6 +262,16 @@ describe("failures", () => {
     expect(err.metadata.get("grpc-status-details-bin")).toEqual([]);
   });
 
+  it("a token naming what every object has (constructor) is refused by name, not with a TypeError", async () => {
+    const invoked = await failure("invoke", new pb.InvokeRequest().setTok("constructor"));
+    expect(invoked.details).toMatch(/^unknown function constructor: the domainapi plugin serves /);
+    const checked = await failure(
+      "check",
+      new pb.CheckRequest().setUrn("urn:pulumi:dev::p::toString::n").setNews(struct({})),
+    );
+    expect(checked.details).toMatch(/^unknown resource type toString: the domainapi plugin serves /);
+  });
+
   it("a resource type the plugin does not serve is refused by name, for every resource call", async () => {
     const urn = "urn:pulumi:dev::p::domainapi:index:Nope::n";
     const err = await failure("create", new pb.CreateRequest().setUrn(urn).setProperties(struct({})));
