@@ -95,7 +95,10 @@ export const FUNCTIONS: Readonly<Record<string, FunctionOperations>> = {
 export function resourceOperations(urn: string): ResourceOperations {
   // split gives at least one piece, so pop() always has one to give.
   const type = (urn.split("::")[2] ?? "").split("$").pop()!;
-  const ops = (RESOURCES as Record<string, ResourceOperations | undefined>)[type];
+  // Own entries only: `constructor` or `toString` is no resource type.
+  const ops = Object.hasOwn(RESOURCES, type)
+    ? (RESOURCES as Record<string, ResourceOperations>)[type]
+    : undefined;
   if (ops === undefined)
     throw new Error(
       `unknown resource type ${type}: the domainapi plugin serves ${Object.keys(RESOURCES).join(", ")}`,
@@ -105,7 +108,7 @@ export function resourceOperations(urn: string): ResourceOperations {
 
 /** The operations of a function, by its token, or an error naming the functions served. */
 export function functionOperations(token: string): FunctionOperations {
-  const fn = FUNCTIONS[token];
+  const fn = Object.hasOwn(FUNCTIONS, token) ? FUNCTIONS[token] : undefined;
   if (fn === undefined)
     throw new Error(
       `unknown function ${token}: the domainapi plugin serves ${Object.keys(FUNCTIONS).join(", ")}`,

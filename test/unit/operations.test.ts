@@ -29,6 +29,20 @@ describe("resourceOperations", () => {
   });
 });
 
+describe("a token that names what every object has", () => {
+  it.each(["constructor", "toString", "__proto__", "hasOwnProperty"])(
+    "%s is no resource type and no function: refused by name",
+    (name) => {
+      expect(() => resourceOperations(`urn:pulumi:dev::proj::${name}::n`)).toThrow(
+        `unknown resource type ${name}: the domainapi plugin serves ${SERVED_RESOURCES}`,
+      );
+      expect(() => functionOperations(name)).toThrow(
+        `unknown function ${name}: the domainapi plugin serves `,
+      );
+    },
+  );
+});
+
 describe("functionOperations", () => {
   it("serves getContacts and the three record builders, and refuses any other token by name", () => {
     expect(Object.keys(FUNCTIONS)).toEqual([TOKENS.contacts, TOKENS.spf, TOKENS.dmarc, TOKENS.caa]);

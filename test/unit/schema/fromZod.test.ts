@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { objectSpecFromZod } from "../../../provider/schema/fromZod";
+import { functionSpecFromZod, objectSpecFromZod } from "../../../provider/schema/fromZod";
 import type { ObjectSpec } from "../../../provider/schema/types";
 
 const ITEM: ObjectSpec = {
@@ -74,5 +74,83 @@ describe("objectSpecFromZod", () => {
     });
     expect(spec.required).toEqual(["needed"]);
     expect(spec.properties.given?.description).toBe('Given. Default `"@"`.');
+  });
+});
+
+describe("objectSpecFromZod, what the docs say beyond the type", () => {
+  it("lists an enum's values, and each item's values of a list of them", () => {
+    expect(property(z.enum(["none", "reject"]).describe("Policy."))).toEqual({
+      type: "string",
+      description: 'Policy. One of `"none"`, `"reject"`.',
+    });
+    expect(property(z.array(z.enum(["a", "mx"])).describe("Terms."))).toEqual({
+      type: "array",
+      items: { type: "string" },
+      description: 'Terms. Each one of `"a"`, `"mx"`.',
+    });
+  });
+
+  it("says a default once: not again when the description already names it", () => {
+    expect(property(z.number().default(5).describe("Pages (default 5)."))?.description).toBe(
+      "Pages (default 5).",
+    );
+    expect(property(z.boolean().default(false).describe("Strict."))).toEqual({
+      type: "boolean",
+      description: "Strict. Default `false`.",
+    });
+  });
+
+  it("states only the bound chosen of an .int() with a maximum: the negative safe bound is no range", () => {
+    expect(property(z.number().int().max(5).describe("Few."))?.description).toBe("Few. At most 5.");
+    expect(property(z.number().min(-3).describe("Offset."))).toEqual({
+      type: "number",
+      description: "Offset. At least -3.",
+    });
+  });
+
+  it("refuses what is not an object, and names the path into a list and the JSON Schema it cannot say", () => {
+    expect(() => objectSpecFromZod("fn inputs", z.string(), "input", TYPES)).toThrow(
+      "fn inputs: not an object schema",
+    );
+    // A map has no fields of its own to describe.
+    expect(() => objectSpecFromZod("fn inputs", z.record(z.string(), z.string()), "input", TYPES)).toThrow(
+      "fn inputs: not an object schema",
+    );
+    expect(() => property(z.array(z.date()).describe("Days."))).toThrow(
+      /^fn inputs\.x\[\]: JSON Schema \{\} /,
+    );
+    expect(() => property(z.null().describe("Nothing."))).toThrow(
+      'fn inputs.x: JSON Schema {"type":"null"} has no package schema form',
+    );
+    expect(() => property(z.null().describe("Nothing."))).not.toThrow(/a Date/);
+  });
+});
+
+describe("functionSpecFromZod", () => {
+  it("describes a function by its arguments as given and its result as returned", () => {
+    const args = z.strictObject({
+      name: z.string().default("@").describe("Host."),
+      tags: z.array(z.string()).optional().describe("Tags."),
+    });
+    const result = z.strictObject({ name: z.string().default("@").describe("Host.") });
+    expect(functionSpecFromZod("test:index:fn", "Makes one.", { args, result }, TYPES)).toEqual({
+      description: "Makes one.",
+      inputs: {
+        properties: {
+          name: { type: "string", description: 'Host. Default `"@"`.' },
+          tags: { type: "array", items: { type: "string" }, description: "Tags." },
+        },
+      },
+      outputs: {
+        properties: { name: { type: "string", description: 'Host. Default `"@"`.' } },
+        required: ["name"],
+      },
+    });
+    expect(() => functionSpecFromZod("test:index:fn", "x", { args: z.string(), result }, TYPES)).toThrow(
+      "test:index:fn inputs: not an object schema",
+    );
+    expect(() => functionSpecFromZod("test:index:fn", "x", { args, result: z.number() }, TYPES)).toThrow(
+      "test:index:fn outputs: not an object schema",
+    );
   });
 });
