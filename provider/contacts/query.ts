@@ -365,8 +365,11 @@ function camelCaseOf(key: string): string {
   return key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
-/** One issue as the argument it names and the reason, with the fix. */
-function problemOf(issue: z.core.$ZodIssue): Array<{ argument: string; reason: string }> {
+/**
+ * One issue as the argument it names and the reason, with the fix. `args` are the arguments as
+ * given: zod's issues leave out the value they are about.
+ */
+function problemOf(issue: z.core.$ZodIssue, args: unknown): Array<{ argument: string; reason: string }> {
   if (issue.code === "unrecognized_keys") {
     return issue.keys.map((key) => {
       const meant = camelCaseOf(String(key));
@@ -380,7 +383,7 @@ function problemOf(issue: z.core.$ZodIssue): Array<{ argument: string; reason: s
     return [
       {
         argument: "args",
-        reason: `must be an object of filters, e.g. { country: "NL" }; got ${describe(issue.input)}`,
+        reason: `must be an object of filters, e.g. { country: "NL" }; got ${describe(args)}`,
       },
     ];
   }
@@ -391,13 +394,15 @@ function problemOf(issue: z.core.$ZodIssue): Array<{ argument: string; reason: s
 }
 
 /** Every issue, misspelt arguments first (the likeliest cause of the others), one per argument path. */
-function toError(issues: readonly z.core.$ZodIssue[]): InvalidArgumentError {
+function toError(issues: readonly z.core.$ZodIssue[], args: unknown): InvalidArgumentError {
   const ordered = [
     ...issues.filter((issue) => issue.code === "unrecognized_keys"),
     ...issues.filter((issue) => issue.code !== "unrecognized_keys"),
   ];
   const seen = new Set<string>();
-  const problems = ordered.flatMap(problemOf).filter((p) => !seen.has(p.argument) && seen.add(p.argument));
+  const problems = ordered
+    .flatMap((issue) => problemOf(issue, args))
+    .filter((p) => !seen.has(p.argument) && seen.add(p.argument));
   const [first, ...more] = problems as [
     { argument: string; reason: string },
     ...{ argument: string; reason: string }[],
@@ -436,7 +441,7 @@ export interface ContactsRequest {
  */
 export function parseContactsArgs(args: GetContactsArgs | undefined): ContactsRequest {
   const parsed = ContactsArgsSchema.safeParse(args ?? {});
-  if (!parsed.success) throw toError(parsed.error.issues);
+  if (!parsed.success) throw toError(parsed.error.issues, args);
   const values: Partial<Record<ArgumentName, unknown>> = parsed.data;
   const filters: Array<[string, string]> = [];
   for (const [argument, row] of Object.entries(ARGUMENTS) as Array<[ArgumentName, Row]>) {
