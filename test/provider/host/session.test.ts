@@ -16,9 +16,12 @@ import {
   configuredBaseUrl,
   configuredProvider,
   configureFrom,
+  diffProviderInputs,
   dnsServersSetting,
   journalAccount,
+  providerInputFailures,
   settingsCheck,
+  settingsText,
   verifyOnRefreshSetting,
 } from "../../../provider/host/session";
 import { API_KEY, useSandbox } from "../../../sandbox/test/helpers";
@@ -226,5 +229,34 @@ describe("the check a preview runs", () => {
     expect(() => checkSettings()).not.toThrow();
     expect(settingsCheck()).toEqual({});
     expect(warnings()).toEqual([]);
+  });
+});
+
+describe("an explicit provider's inputs, as the plugin's CheckConfig and DiffConfig see them", () => {
+  it("null, empty and unknown names are not settings; a zero is", () => {
+    expect(
+      settingsText({ timeoutMs: null, baseUrl: "", apiKey: undefined, colour: "blue", maxRetries: 0 }),
+    ).toEqual({ maxRetries: "0" });
+  });
+
+  it("a key that cannot go in a header is named as the provider's apiKey input", () => {
+    const [failure, ...rest] = providerInputFailures({ apiKey: "dk_live\n1" }, "provider");
+    expect(rest).toEqual([]);
+    expect(failure?.property).toBe("apiKey");
+    expect(failure?.reason).toMatch(
+      /^the provider's apiKey cannot be sent in an HTTP header: its character 8 is a line break/,
+    );
+    expect(failure?.reason).not.toContain("dk_live");
+  });
+
+  it("two malformed base addresses that differ are another API: replaced", () => {
+    expect(diffProviderInputs({ baseUrl: "ftp://a.example" }, { baseUrl: "ftp://b.example" })).toEqual({
+      changes: true,
+      replaces: ["baseUrl"],
+    });
+    expect(diffProviderInputs({ baseUrl: "ftp://a.example" }, { baseUrl: "ftp://a.example" })).toEqual({
+      changes: false,
+      replaces: [],
+    });
   });
 });
