@@ -271,4 +271,33 @@ describe("where plainKeyPlaces looks", () => {
       { file: "Pulumi.yaml", line: 3 },
     ]);
   });
+
+  it("reads an unquoted stackConfigDir followed by spaces and a comment", () => {
+    const dir = project({
+      "Pulumi.yaml": "name: shop\nstackConfigDir: stacks   # one file per stack\n",
+      "stacks/Pulumi.dev.yaml": stackFile,
+    });
+    expect(plainKeyPlaces(KEY, dir, "dev")).toEqual([
+      { file: path.join("stacks", "Pulumi.dev.yaml"), line: 2 },
+    ]);
+  });
+});
+
+describe("the warning for keys in several files", () => {
+  it("names each file with its lines, joined with and", () => {
+    const dir = project({
+      "Pulumi.yaml": `name: shop\nconfig:\n  domainapi:apiKey:\n    default: ${KEY}\n`,
+      "Pulumi.multi.yaml": `config:\n  domainapi:apiKey: ${KEY}\n  shop:copy: "${KEY}"\n`,
+    });
+    warnIfKeyInPlainFiles(
+      KEY,
+      "urn:pulumi:multi::shop::pulumi:providers:domainapi::default_2_0_0",
+      false,
+      dir,
+    );
+    expect(warnings()).toHaveLength(1);
+    expect(warnings()[0]).toMatch(
+      /^domainapi:apiKey is set in plain text in Pulumi\.yaml \(line 4\) and Pulumi\.multi\.yaml \(lines 2, 3\): it is stored unencrypted there\./,
+    );
+  });
 });
