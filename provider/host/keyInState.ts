@@ -169,7 +169,9 @@ export function warnIfKeyInPlainFiles(
 ): void {
   try {
     if (apiKey === undefined || providerUrn === undefined || warnedProviders.has(providerUrn)) return;
-    const stack = (providerUrn.split("::")[0] ?? "").split(":").pop() ?? "";
+    // `urn:pulumi:<stack>::<project>::<type>::<name>`: the stack ends the part before the first `::`.
+    const head = providerUrn.replace(/::.*/s, "");
+    const stack = head.slice(head.lastIndexOf(":") + 1);
     const name = providerUrn.slice(providerUrn.lastIndexOf("::") + 2);
     const warning = plainKeyWarning(plainKeyPlaces(apiKey, dir, stack), explicit ? name : undefined);
     if (warning === undefined) return;
