@@ -7,7 +7,7 @@
  * The tests run in order: the engine's absence is process-wide, and the last ones end with it.
  */
 import * as grpc from "@grpc/grpc-js";
-import { expect, it } from "vitest";
+import { expect, it, vi } from "vitest";
 import { DomainApiBaseError } from "../../../provider/errors";
 import {
   assertEngineAlive,
@@ -91,6 +91,33 @@ it("an engine slower than the interval is asked one check at a time; a stopped w
   expect(slow.most).toBe(1);
   expect(slow.gone).toBe(0);
   expect(engineGone()).toBe(false);
+}, 15_000);
+
+it("two checks that find it unavailable in a row make the engine gone; one between answers does not", async () => {
+  // The answers of the engine's health service, check by check: unavailable once, then fine, then
+  // unavailable from then on.
+  let checks = 0;
+  const { server, address } = await startEngine((_call, callback) => {
+    checks++;
+    if (checks === 2) callback(null, Buffer.alloc(0));
+    else callback({ code: grpc.status.UNAVAILABLE, details: "shutting down" });
+  });
+  // A process of its own, as it were: this file's other tests need the engine not gone yet.
+  vi.resetModules();
+  const fresh = await import("../../../provider/host/lifeline");
+  let goneAfter: number | undefined;
+  const stop = fresh.watchEngine(address, () => {
+    goneAfter = checks;
+  });
+  try {
+    for (let i = 0; i < 60 && goneAfter === undefined; i++) await sleep(100);
+    expect(goneAfter).toBe(4);
+    expect(fresh.engineGone()).toBe(true);
+    expect(engineGone()).toBe(false);
+  } finally {
+    stop();
+    server.forceShutdown();
+  }
 }, 15_000);
 
 it("an engine that answers is alive; once it is gone, onGone is called once, within a few seconds", async () => {
