@@ -104,7 +104,7 @@ it("two checks that find it unavailable in a row make the engine gone; one betwe
   });
   // A process of its own, as it were: this file's other tests need the engine not gone yet.
   vi.resetModules();
-  const fresh = await import("../../../provider/host/lifeline");
+  const fresh = await import("../../../provider/host/lifeline.ts");
   let goneAfter: number | undefined;
   const stop = fresh.watchEngine(address, () => {
     goneAfter = checks;
