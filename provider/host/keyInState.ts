@@ -91,8 +91,10 @@ export function plainKeyPlaces(apiKey: string, dir: string, stack: string): Plai
   if (apiKey.length < 8) return [];
   const escaped = apiKey.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const standing = new RegExp(`(?:^|${EDGE})${escaped}(?:$|${EDGE})`);
+  const read = (file: string): string => fs.readFileSync(path.join(dir, file), "utf8");
   const project = ["Pulumi.yaml", "Pulumi.yml"].find((f) => fs.existsSync(path.join(dir, f)));
-  const projectText = project === undefined ? "" : fs.readFileSync(path.join(dir, project), "utf8");
+  // Stryker disable next-line StringLiteral: without a project file no text names a stackConfigDir
+  const projectText = project === undefined ? "" : read(project);
   const configDir = /^stackConfigDir:\s*["']?([^"'\n#]+?)["']?\s*(?:#.*)?$/m.exec(projectText)?.[1] ?? ".";
   const stackFile = [`Pulumi.${stack}.yaml`, `Pulumi.${stack}.yml`]
     .map((f) => path.join(configDir, f))
@@ -100,7 +102,7 @@ export function plainKeyPlaces(apiKey: string, dir: string, stack: string): Plai
   const places: PlainKeyPlace[] = [];
   for (const file of [project, stackFile]) {
     if (file === undefined) continue;
-    const text = file === project ? projectText : fs.readFileSync(path.join(dir, file), "utf8");
+    const text = file === project ? projectText : read(file);
     text.split(/\r?\n/).forEach((line, i) => {
       if (standing.test(line)) places.push({ file, line: i + 1 });
     });
