@@ -26,16 +26,11 @@ const MAX_WARNED = 256;
  * Whether the SDK says `key` holds a secret; undefined when this SDK cannot tell. The SDK's
  * `runtime.isConfigSecret` reads the secret keys the engine hands the program (the
  * `PULUMI_CONFIG_SECRET_KEYS` list, or an Automation API run's own); it is not in the SDK's
- * typings, so it is looked up and called only if present.
+ * typings, so it is called only if present. It may throw (a config store not set up): the caller
+ * then warns of nothing, as when it cannot tell.
  */
 function isSecretConfig(key: string): boolean | undefined {
-  const isConfigSecret = (pulumi.runtime as { isConfigSecret?: unknown }).isConfigSecret;
-  if (typeof isConfigSecret !== "function") return undefined;
-  try {
-    return (isConfigSecret as (k: string) => boolean)(key) === true;
-  } catch {
-    return undefined;
-  }
+  return (pulumi.runtime as { isConfigSecret?: (k: string) => boolean }).isConfigSecret?.(key);
 }
 
 /**
