@@ -260,3 +260,19 @@ describe("an explicit provider's inputs, as the plugin's CheckConfig and DiffCon
     });
   });
 });
+
+describe("before any configure()", () => {
+  it("is the default provider, reading the environment alone, and warns of a missing key once", async () => {
+    vi.resetModules();
+    const fresh = await import("../../../provider/host/session.ts");
+    process.env.DOMAINAPI_BASE_URL = `${sandbox.url}/`;
+    expect(fresh.configuredProvider()).toBe("the default provider");
+    expect(fresh.configuredBaseUrl()).toBe(sandbox.url);
+    expect(fresh.verifyOnRefreshSetting()).toBeUndefined();
+    fresh.checkSettings();
+    fresh.checkSettings();
+    expect(warnings()).toEqual([
+      expect.stringMatching(/^domainapi:apiKey is not set: set it with `pulumi config set --secret/),
+    ]);
+  });
+});
