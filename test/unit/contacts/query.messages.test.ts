@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  formatDateTime,
   type GetContactsArgs,
   InvalidArgumentError,
   parseContactsArgs,
@@ -144,5 +145,14 @@ describe("the edges of the datetime form", () => {
     expect(rejects({ dateCreated: before }).reason).toBe(
       "must be a Date from the year 0000 on; got the Date -000001-12-31T23:59:59.999Z",
     );
+  });
+});
+
+describe("formatDateTime", () => {
+  it("refuses a year before 0000 as it refuses one after 9999", () => {
+    expect(() => formatDateTime(new Date(Date.UTC(-1, 0, 1)))).toThrow(
+      new RangeError("the year -1 cannot be written as YYYY"),
+    );
+    expect(formatDateTime(new Date("0000-06-01T08:30:00.250Z"))).toBe("0000-06-01T08:30:00Z");
   });
 });
