@@ -156,3 +156,13 @@ describe("formatDateTime", () => {
     expect(formatDateTime(new Date("0000-06-01T08:30:00.250Z"))).toBe("0000-06-01T08:30:00Z");
   });
 });
+
+describe("InvalidArgumentError", () => {
+  it("is known by its brand across copies of the package", () => {
+    const copy = Object.defineProperty(new Error("m"), Symbol.for("pulumi-domainapi.InvalidArgumentError"), {
+      value: true,
+    });
+    expect(copy).toBeInstanceOf(InvalidArgumentError);
+    expect(new Error("m")).not.toBeInstanceOf(InvalidArgumentError);
+  });
+});

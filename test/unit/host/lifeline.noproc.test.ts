@@ -47,3 +47,11 @@ it("no such process (ESRCH): the engine is gone, and a run stops before its next
   expect(engineGone()).toBe(true);
   expect(() => assertEngineAlive()).toThrow(EngineGoneError);
 });
+
+it("EngineGoneError is known by its brand across copies of the package", () => {
+  const copy = Object.defineProperty(new Error("m"), Symbol.for("pulumi-domainapi.EngineGoneError"), {
+    value: true,
+  });
+  expect(copy).toBeInstanceOf(EngineGoneError);
+  expect(new Error("m")).not.toBeInstanceOf(EngineGoneError);
+});
