@@ -90,6 +90,7 @@ export function plainKeyPlaces(apiKey: string, dir: string, stack: string): Plai
   const project = ["Pulumi.yaml", "Pulumi.yml"].find((f) => fs.existsSync(path.join(dir, f)));
   // Stryker disable next-line StringLiteral: without a project file no text names a stackConfigDir
   const projectText = project === undefined ? "" : read(project);
+  // Stryker disable next-line StringLiteral: path.join reads "" and "." alike, as the program's directory
   const configDir = /^stackConfigDir:\s*["']?([^"'\n#]+?)["']?\s*(?:#.*)?$/m.exec(projectText)?.[1] ?? ".";
   const stackFile = [`Pulumi.${stack}.yaml`, `Pulumi.${stack}.yml`]
     .map((f) => path.join(configDir, f))
@@ -97,10 +98,11 @@ export function plainKeyPlaces(apiKey: string, dir: string, stack: string): Plai
   const places: PlainKeyPlace[] = [];
   for (const file of [project, stackFile]) {
     if (file === undefined) continue;
-    const text = file === project ? projectText : read(file);
-    text.split(/\r?\n/).forEach((line, i) => {
-      if (standing.test(line)) places.push({ file, line: i + 1 });
-    });
+    read(file)
+      .split(/\r?\n/)
+      .forEach((line, i) => {
+        if (standing.test(line)) places.push({ file, line: i + 1 });
+      });
   }
   return places;
 }

@@ -301,3 +301,24 @@ describe("the warning for keys in several files", () => {
     );
   });
 });
+
+describe("stackConfigDir, as YAML writes it", () => {
+  it("is the project's own key, at the start of a line, not a key of that name inside another", () => {
+    const dir = project({
+      "Pulumi.yaml": "name: shop\nconfig:\n  shop:stackConfigDir: elsewhere\n",
+      "Pulumi.dev.yaml": stackFile,
+      "elsewhere/Pulumi.dev.yaml": "config: {}\n",
+    });
+    expect(plainKeyPlaces(KEY, dir, "dev")).toEqual([{ file: "Pulumi.dev.yaml", line: 2 }]);
+  });
+
+  it("may stand after more than one space", () => {
+    const dir = project({
+      "Pulumi.yaml": "name: shop\nstackConfigDir:   stacks\n",
+      "stacks/Pulumi.dev.yaml": stackFile,
+    });
+    expect(plainKeyPlaces(KEY, dir, "dev")).toEqual([
+      { file: path.join("stacks", "Pulumi.dev.yaml"), line: 2 },
+    ]);
+  });
+});
