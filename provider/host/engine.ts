@@ -37,6 +37,7 @@ export function containsUnknown(value: unknown): boolean {
 
 /** `a`, `a and b`, `a, b and c`. */
 function listed(names: readonly string[]): string {
+  // Stryker disable next-line StringLiteral: at most one name, so no separator is ever written
   if (names.length <= 1) return names.join("");
   return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }

@@ -26,16 +26,11 @@ const MAX_WARNED = 256;
  * Whether the SDK says `key` holds a secret; undefined when this SDK cannot tell. The SDK's
  * `runtime.isConfigSecret` reads the secret keys the engine hands the program (the
  * `PULUMI_CONFIG_SECRET_KEYS` list, or an Automation API run's own); it is not in the SDK's
- * typings, so it is looked up and called only if present.
+ * typings, so it is called only if present. It may throw (a config store not set up): the caller
+ * then warns of nothing, as when it cannot tell.
  */
 function isSecretConfig(key: string): boolean | undefined {
-  const isConfigSecret = (pulumi.runtime as { isConfigSecret?: unknown }).isConfigSecret;
-  if (typeof isConfigSecret !== "function") return undefined;
-  try {
-    return (isConfigSecret as (k: string) => boolean)(key) === true;
-  } catch {
-    return undefined;
-  }
+  return (pulumi.runtime as { isConfigSecret?: (k: string) => boolean }).isConfigSecret?.(key);
 }
 
 /**
@@ -91,8 +86,11 @@ export function plainKeyPlaces(apiKey: string, dir: string, stack: string): Plai
   if (apiKey.length < 8) return [];
   const escaped = apiKey.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const standing = new RegExp(`(?:^|${EDGE})${escaped}(?:$|${EDGE})`);
+  const read = (file: string): string => fs.readFileSync(path.join(dir, file), "utf8");
   const project = ["Pulumi.yaml", "Pulumi.yml"].find((f) => fs.existsSync(path.join(dir, f)));
-  const projectText = project === undefined ? "" : fs.readFileSync(path.join(dir, project), "utf8");
+  // Stryker disable next-line StringLiteral: without a project file no text names a stackConfigDir
+  const projectText = project === undefined ? "" : read(project);
+  // Stryker disable next-line StringLiteral: path.join reads "" and "." alike, as the program's directory
   const configDir = /^stackConfigDir:\s*["']?([^"'\n#]+?)["']?\s*(?:#.*)?$/m.exec(projectText)?.[1] ?? ".";
   const stackFile = [`Pulumi.${stack}.yaml`, `Pulumi.${stack}.yml`]
     .map((f) => path.join(configDir, f))
@@ -100,10 +98,11 @@ export function plainKeyPlaces(apiKey: string, dir: string, stack: string): Plai
   const places: PlainKeyPlace[] = [];
   for (const file of [project, stackFile]) {
     if (file === undefined) continue;
-    const text = file === project ? projectText : fs.readFileSync(path.join(dir, file), "utf8");
-    text.split(/\r?\n/).forEach((line, i) => {
-      if (standing.test(line)) places.push({ file, line: i + 1 });
-    });
+    read(file)
+      .split(/\r?\n/)
+      .forEach((line, i) => {
+        if (standing.test(line)) places.push({ file, line: i + 1 });
+      });
   }
   return places;
 }
@@ -169,7 +168,9 @@ export function warnIfKeyInPlainFiles(
 ): void {
   try {
     if (apiKey === undefined || providerUrn === undefined || warnedProviders.has(providerUrn)) return;
-    const stack = (providerUrn.split("::")[0] ?? "").split(":").pop() ?? "";
+    // `urn:pulumi:<stack>::<project>::<type>::<name>`: the stack ends the part before the first `::`.
+    const head = providerUrn.replace(/::.*/s, "");
+    const stack = head.slice(head.lastIndexOf(":") + 1);
     const name = providerUrn.slice(providerUrn.lastIndexOf("::") + 2);
     const warning = plainKeyWarning(plainKeyPlaces(apiKey, dir, stack), explicit ? name : undefined);
     if (warning === undefined) return;

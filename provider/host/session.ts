@@ -131,6 +131,7 @@ export function providerInputFailures(
       property:
         SETTING_NAMES.find(
           (name) => reason.includes(`${PACKAGE}:${name} `) || reason.includes(`provider's ${name} `),
+          // Stryker disable next-line StringLiteral: every problem of resolveConfig names its setting
         ) ?? "",
       reason,
     }));

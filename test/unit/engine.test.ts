@@ -53,4 +53,32 @@ describe("engine facts", () => {
       triggers: [1],
     });
   });
+
+  it("says a TTL, in any case, is not in the API rather than only unknown", () => {
+    expect(unknownInputs({ TTL: 300, ttl: 60 }, ["templateId", "records"], "DnsTemplateRecords")).toEqual([
+      {
+        property: "TTL",
+        reason: "DnsTemplateRecords has no TTL: the API sets none (its records have no TTL field); remove it",
+      },
+      {
+        property: "ttl",
+        reason: "DnsTemplateRecords has no TTL: the API sets none (its records have no TTL field); remove it",
+      },
+    ]);
+    // A name that holds "ttl" is another input, refused as unknown.
+    expect(unknownInputs({ ttlSeconds: 1 }, ["domain"], "DomainRestore")).toEqual([
+      { property: "ttlSeconds", reason: "unknown input; DomainRestore takes domain" },
+    ]);
+  });
+
+  it("finds no unknown where there is none, at any depth", () => {
+    expect(containsUnknown([])).toBe(false);
+    expect(containsUnknown({})).toBe(false);
+    expect(containsUnknown([["a", 1, null], [{ b: [true] }]])).toBe(false);
+    expect(containsUnknown([["a"], [{ b: [UNKNOWN] }]])).toBe(true);
+    expect(containsUnknown(`${UNKNOWN} `)).toBe(false);
+    expect(containsUnknown(0)).toBe(false);
+    expect(containsUnknown({ a: "x", b: { c: "y" }, d: UNKNOWN })).toBe(true);
+    expect(containsUnknown([1, 2, UNKNOWN])).toBe(true);
+  });
 });

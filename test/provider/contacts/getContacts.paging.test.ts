@@ -372,6 +372,25 @@ describe("answers whose pagination disagrees", () => {
     expect(gets(api.sandbox)).toHaveLength(1);
   });
 
+  it("a contact served twice on every listing: fails after 3 listings, naming the contact", async () => {
+    const first = await realAnswer("page=1&per_page=20");
+    const second = await realAnswer("page=2&per_page=20");
+    const twice = first.data[4]?.handle as string;
+    const shifted = { ...second, data: [first.data[4], ...second.data.slice(1)] };
+    api.sandbox.clearRequests();
+    // One at a time, a listing is 7 requests: page 2 is the 2nd, 9th and 16th.
+    for (const nth of [2, 9, 16]) serve(nth, shifted);
+    const error = await listingError(list({ perPage: 20, concurrency: 1 }));
+    expect(error.code).toBe("DOMAINAPI_CONTACTS_CHANGED");
+    expect(error.passes).toBe(3);
+    expect(error.message).toContain(
+      `changed while they were listed, on each of 3 listings (last: contact ${twice} came on two pages)`,
+    );
+    expect(asked(api.sandbox).map(([page]) => page)).toEqual(
+      Array.from({ length: 3 }, () => ["1", "2", "3", "4", "5", "6", "7"]).flat(),
+    );
+  });
+
   it("an empty listing may say 0 or 1 pages", async () => {
     const empty = await realAnswer("handle=NOBODY&page=1&per_page=20");
     expect(empty.pagination.total_results).toBe(0);

@@ -509,6 +509,25 @@ describe("concurrency", () => {
   });
 });
 
+describe("default concurrency", () => {
+  it("is 4 requests in flight at most", async () => {
+    // Every request waits 30 ms, so overlapping requests are visible in the log.
+    sandbox.addFault({ method: "GET", path: "^/v2/contacts$", every: 1, latencyMs: 30 });
+    let peak = 0;
+    const timer = setInterval(() => {
+      peak = Math.max(peak, gets().filter((r) => r.status === 0).length);
+    }, 1);
+    let result: Awaited<ReturnType<typeof list>>;
+    try {
+      result = await list({ perPage: 10 });
+    } finally {
+      clearInterval(timer);
+    }
+    expect(peak).toBe(4);
+    expect(handles(result.contacts)).toEqual(handles(all()));
+  });
+});
+
 describe("a page that fails", () => {
   it("fails the call and starts no further page", async () => {
     // The third request (page 2 or 3, two in flight) answers 500, which is never retried.

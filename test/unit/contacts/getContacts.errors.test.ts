@@ -35,3 +35,14 @@ test("answers that contradict each other", () => {
   expect(err).toBeInstanceOf(DomainApiBaseError);
   expect(err).toBeInstanceOf(ContactsListingError);
 });
+
+test("is known by its brand across copies of the package, and only by its own", () => {
+  const copy = Object.defineProperty(new Error("m"), Symbol.for("pulumi-domainapi.ContactsListingError"), {
+    value: true,
+  });
+  expect(copy).toBeInstanceOf(ContactsListingError);
+  const other = Object.defineProperty(new Error("m"), Symbol.for("pulumi-domainapi.PartialFailure"), {
+    value: true,
+  });
+  expect(other).not.toBeInstanceOf(ContactsListingError);
+});
