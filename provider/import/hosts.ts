@@ -11,11 +11,10 @@ function awsKeyValues(comment: string): Map<string, string> | undefined {
   const match = /^\s*AWS\s+(.*)$/s.exec(comment);
   if (!match) return undefined;
   const values = new Map<string, string>();
-  for (const [, key, raw] of (match[1] as string).matchAll(/([A-Za-z]+)=("(?:[^"\\]|\\.)*"|\d+)/g)) {
-    const value = (raw as string).startsWith('"')
-      ? (raw as string).slice(1, -1).replace(/\\(.)/g, "$1")
-      : (raw as string);
-    values.set(key as string, value);
+  for (const [, key, quoted, number] of (match[1] as string).matchAll(
+    /([A-Za-z]+)=(?:"((?:[^"\\]|\\.)*)"|(\d+))/g,
+  )) {
+    values.set(key as string, quoted === undefined ? (number as string) : quoted.replace(/\\(.)/g, "$1"));
   }
   return values;
 }

@@ -127,7 +127,8 @@ export function showBytes(text: string): string {
   return text.replace(/\p{Surrogate}/gu, (c) => {
     const code = c.charCodeAt(0);
     return code >= 0xdc80 && code <= 0xdcff
-      ? `\\x${(code - 0xdc00).toString(16).toUpperCase().padStart(2, "0")}`
+      ? // 0x80..0xFF: always two hex digits.
+        `\\x${(code - 0xdc00).toString(16).toUpperCase()}`
       : `\\u{${code.toString(16).toUpperCase()}}`;
   });
 }

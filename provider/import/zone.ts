@@ -66,7 +66,8 @@ const CLASSES: ReadonlyMap<string, string> = new Map([
   // cli53 writes Route 53 aliases as `name 86400 AWS ALIAS A target zone-id false`.
   ["AWS", "AWS"],
 ]);
-const TYPE = /^([A-Z][A-Z0-9-]*|TYPE\d+)$/i;
+// TYPEn (RFC 3597) is a word of this shape too.
+const TYPE = /^[A-Z][A-Z0-9-]*$/i;
 /** The aging stamp of a dynamically registered record in a Windows DNS Server zone file (`dnscmd /zoneexport`): hours since 1601. */
 const WINDOWS_AGING = /^\[AGE:\d+\]$/i;
 
@@ -216,10 +217,10 @@ export function resolveName(name: string, origin: string | undefined, file: stri
   return resolve(name, origin, file, line, false, []);
 }
 
-/** A domain in its ASCII form (UTS #46, node:url's domainToASCII), the change said; undefined if it has none. */
+/** A lower-cased domain in its ASCII form (UTS #46, node:url's domainToASCII), the change said; undefined if it has none. */
 function asciiDomain(domain: string, notes: string[]): string | undefined {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
-  if (/^[\u0000-\u007f]*$/.test(domain)) return domain.toLowerCase();
+  if (/^[\u0000-\u007f]*$/.test(domain)) return domain;
   const ascii = domainToASCII(domain.replace(/\.$/, ""));
   if (ascii === "") return undefined;
   const written = `${ascii}.`;
@@ -489,7 +490,8 @@ export function readZone(input: string | Uint8Array, file: string, origin?: stri
       } else {
         owner = resolve(first.text, state.origin, file, line.line, true, readChanges);
       }
-      ownerCaseChanged = /[A-Z]/.test(first.text.replace(/\\\d{3}/g, ""));
+      // A \DDD escape is digits: an escaped letter is no change of case.
+      ownerCaseChanged = /[A-Z]/.test(first.text);
       at = 1;
     }
     const { typeAt, hasTtl, klass, aging } = recordShape(tokens, at);

@@ -68,6 +68,18 @@ describe("Route 53 routing policies, as cli53 writes them", () => {
     expect(t.skipped).toEqual([]);
   });
 
+  it("reads the AWS comment with any blanks before AWS, a tab or several after it", () => {
+    const t = read([
+      'a\t60\tIN\tA\t192.0.2.1 ;AWS routing="WEIGHTED" weight=1 identifier="x"',
+      'b\t60\tIN\tA\t192.0.2.2 ;\t  AWS\t routing="LATENCY" region="us-east-1"',
+    ]);
+    expect(t.records).toEqual([]);
+    expect(t.skipped.map((s) => s.reason.split(":")[0])).toEqual([
+      "a Route 53 weighted record (weight 1)",
+      "a Route 53 latency record (region us-east-1)",
+    ]);
+  });
+
   it("skips a weighted record whose identifier holds a line separator", () => {
     const t = read(['w\t60\tIN\tA\t192.0.2.1 ; AWS routing="WEIGHTED" weight=1 identifier="a\u2028b"']);
     expect(t.records).toEqual([]);
@@ -109,7 +121,13 @@ describe("Cloudflare's record tags", () => {
       'c.example.net.\t1\tIN\tA\t192.0.2.3 ; cf_tags=cf-proxied:"tru',
       "d.example.net.\t1\tIN\tA\t192.0.2.4 ; cf_tags=cf-proxied",
       "e.example.net.\t1\tIN\tA\t192.0.2.5 ; cf-proxied:true",
+      // One comment, two lists: the last.
+      "f.example.net.\t1\tIN\tA\t192.0.2.6 ; cf_tags=cf-proxied:false cf_tags=cf-proxied:true",
+      "g.example.net.\t1\tIN\tA\t192.0.2.7 ; cf_tags=cf-proxied:true cf_tags=team:web",
     ]);
-    expect(t.dropped).toEqual([{ line: 2, change: PROXIED("A") }]);
+    expect(t.dropped).toEqual([
+      { line: 2, change: PROXIED("A") },
+      { line: 7, change: PROXIED("A") },
+    ]);
   });
 });
