@@ -46,7 +46,8 @@ function decodeLeniently(bytes: Uint8Array): string {
       if (b === 0xf4) high = 0x8f;
     }
     let valid = length > 0 && i + length <= n;
-    for (let k = 1; valid && k < length; k++) {
+    // At most three more bytes: no need to stop at the first that fails.
+    for (let k = 1; k < length; k++) {
       const c = bytes[i + k] as number;
       const [lo, hi] = k === 1 ? [low, high] : [0x80, 0xbf];
       if (c < lo || c > hi) valid = false;

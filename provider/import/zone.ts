@@ -86,9 +86,12 @@ function isAbsolute(name: string): boolean {
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
-/** A name without escapes, of printable ASCII only, with no empty label: nothing to decode. */
-const PLAIN_NAME = /^(?!\.)(?!.*\.\.)[\x21-\x5b\x5d-\x7e]+$/;
-const LABEL_CHARS = /^[A-Za-z0-9-]$/;
+/** A name of printable ASCII without escapes: parseName would give it back as written. */
+const PLAIN_NAME = /^[\x21-\x5b\x5d-\x7e]+$/;
+/** Tested on one character. */
+const LABEL_CHAR = /[A-Za-z0-9-]/;
+/** What Route 53 writes as itself; it writes any other character as `\` and three octal digits. */
+const ROUTE53_PLAIN = "abcdefghijklmnopqrstuvwxyz0123456789-_";
 
 /** A name as written, split into labels with `\DDD` and `\X` decoded (a dot inside a label kept as `\.`). */
 function parseName(
@@ -122,14 +125,16 @@ function parseName(
     }
     if (c === "\\" && i + 1 < text.length) {
       const ddd = text.slice(i + 1, i + 4);
-      if (/^\d{3}$/.test(ddd)) {
+      // ddd is three characters at most.
+      if (/\d\d\d/.test(ddd)) {
         let value = Number(ddd);
         const decimal = String.fromCharCode(value);
         // Route 53 writes characters outside a-z0-9-_ as three OCTAL digits (`\052` is `*`); a
         // decimal escape of a letter, digit or hyphen is one no RFC 1035 writer needs. Octal is
         // read only where both hold: a needless decimal escape, of a character Route 53 escapes.
-        const octal = /^[0-7]{3}$/.test(ddd) ? String.fromCharCode(Number.parseInt(ddd, 8)) : "";
-        if (route53 && LABEL_CHARS.test(decimal) && octal !== "" && !/^[a-z0-9_-]$/.test(octal)) {
+        // "" when ddd is no octal number: the empty string is in ROUTE53_PLAIN.
+        const octal = /[0-7]{3}/.test(ddd) ? String.fromCharCode(Number.parseInt(ddd, 8)) : "";
+        if (route53 && LABEL_CHAR.test(decimal) && !ROUTE53_PLAIN.includes(octal)) {
           value = Number.parseInt(ddd, 8);
           changes.push(`\\${ddd} read as "${String.fromCharCode(value)}": Route 53's octal escape`);
         } else if (value > 255) {

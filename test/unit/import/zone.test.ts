@@ -597,6 +597,20 @@ describe("what Route 53, editors and users write that the cases above leave out"
     ]);
   });
 
+  it("reads an escaped character outside ASCII as itself, and U+0080 in UTF-8 as U+0080", () => {
+    expect(entries("$ORIGIN example.com.\n\\é A 192.0.2.1\n\\É\\è A 192.0.2.2\n").map((e) => e[1])).toEqual([
+      "é.example.com.",
+      "éè.example.com.",
+    ]);
+    // C2 80 is the UTF-8 of U+0080: valid, so its record is read, not skipped as a byte that is not UTF-8.
+    const bytes = Buffer.concat([
+      Buffer.from("$ORIGIN example.com.\na"),
+      Buffer.from([0xc2, 0x80]),
+      Buffer.from(" A 192.0.2.1\n"),
+    ]);
+    expect(readZone(bytes, "z").entries[0]?.owner).toBe("a\u0080.example.com.");
+  });
+
   it("lower-cases an absolute owner written with escapes, and says its case changed", () => {
     const z = readZone("$ORIGIN example.com.\nW\\119w.Example.COM. A 192.0.2.1\n", "z");
     expect(z.entries.map((e) => [e.owner, e.ownerCaseChanged])).toEqual([["www.example.com.", true]]);
