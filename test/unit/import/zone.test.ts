@@ -611,6 +611,13 @@ describe("what Route 53, editors and users write that the cases above leave out"
     expect(readZone(bytes, "z").entries[0]?.owner).toBe("a\u0080.example.com.");
   });
 
+  it("keeps an owner in halfwidth katakana or fullwidth letters (U+E000 and above) as its characters", () => {
+    expect(entries("$ORIGIN example.com.\nﾃｽﾄ A 192.0.2.1\nｗｗｗ A 192.0.2.2\n").map((e) => e[1])).toEqual([
+      "ﾃｽﾄ.example.com.",
+      "ｗｗｗ.example.com.",
+    ]);
+  });
+
   it("lower-cases an absolute owner written with escapes, and says its case changed", () => {
     const z = readZone("$ORIGIN example.com.\nW\\119w.Example.COM. A 192.0.2.1\n", "z");
     expect(z.entries.map((e) => [e.owner, e.ownerCaseChanged])).toEqual([["www.example.com.", true]]);
