@@ -649,6 +649,15 @@ describe("what Route 53, editors and users write that the cases above leave out"
 });
 
 describe("directives before the first record", () => {
+  it("an SOA continuing the owner above names no domain by its first word: the $ORIGIN does", () => {
+    const z = readZone(`$ORIGIN example.com.\n@ 3600 IN NS ns1.example.net.\n\t3600 IN SOA ${SOA}\n`, "z");
+    expect([z.domain, z.domainSource]).toEqual(["example.com.", "$ORIGIN"]);
+    expect(z.entries.map((e) => [e.owner, e.type])).toEqual([
+      ["example.com.", "NS"],
+      ["example.com.", "SOA"],
+    ]);
+  });
+
   it("a $TTL before a first-line SOA without its final dot leaves it absolute, the domain", () => {
     const z = readZone(`$TTL 3600\nexample.com\t3600\tIN\tSOA\t${SOA}\nwww A 192.0.2.1\n`, "z");
     expect([z.domain, z.domainSource]).toEqual(["example.com.", "SOA"]);
