@@ -121,6 +121,12 @@ describe("zoneText", () => {
     expect(zoneText(new Uint8Array([0xff, 0x61])).text).toBe(`${escaped(0xff)}a`);
     expect(zoneText(new Uint8Array([0xfe, 0xfe])).text).toBe(escaped(0xfe) + escaped(0xfe));
     expect(zoneText(new Uint8Array([0xef, 0xbb, 0x61])).text).toBe(`${escaped(0xef)}${escaped(0xbb)}a`);
+    // Two of the mark's three bytes are no mark.
+    expect(zoneText(new Uint8Array([0x61, 0xbb, 0xbf]))).toEqual({
+      text: `a${escaped(0xbb)}${escaped(0xbf)}`,
+      notes: [],
+    });
+    expect(zoneText(new Uint8Array([0xef, 0x61, 0xbf])).text).toBe(`${escaped(0xef)}a${escaped(0xbf)}`);
   });
 
   it("reads text given as a string as it is, but for a leading byte-order mark, said", () => {
