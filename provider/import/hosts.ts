@@ -7,15 +7,11 @@
 
 /** The key=value pairs of a cli53 `AWS` comment, strings unquoted. */
 function awsKeyValues(comment: string): Map<string, string> | undefined {
-  // `s`: an identifier may hold a line separator (U+2028), which `.` alone does not match.
-  const match = /^\s*AWS\s+(.*)$/s.exec(comment);
-  if (!match) return undefined;
+  if (!/^\s*AWS\s/.test(comment)) return undefined;
   const values = new Map<string, string>();
-  for (const [, key, raw] of (match[1] as string).matchAll(/([A-Za-z]+)=("(?:[^"\\]|\\.)*"|\d+)/g)) {
-    const value = (raw as string).startsWith('"')
-      ? (raw as string).slice(1, -1).replace(/\\(.)/g, "$1")
-      : (raw as string);
-    values.set(key as string, value);
+  // "AWS" itself is no key=value pair: the whole comment can be scanned.
+  for (const [, key, quoted, number] of comment.matchAll(/([A-Za-z]+)=(?:"((?:[^"\\]|\\.)*)"|(\d+))/g)) {
+    values.set(key as string, quoted === undefined ? (number as string) : quoted.replace(/\\(.)/g, "$1"));
   }
   return values;
 }
@@ -66,17 +62,20 @@ function cloudflareTags(comments: readonly string[]): Map<string, string> {
   const tags = new Map<string, string>();
   const comment = comments.findLast((c) => c.includes("cf_tags="));
   if (comment === undefined) return tags;
-  const list = comment.slice(comment.lastIndexOf("cf_tags=") + "cf_tags=".length).trim();
+  // Each item is trimmed: the list needs not be.
+  const list = comment.slice(comment.lastIndexOf("cf_tags=") + "cf_tags=".length);
   for (const [item] of list.matchAll(/(?:[^,"]|"(?:[^"\\]|\\.)*")+/g)) {
     const colon = item.indexOf(":");
+    // Stryker disable next-line EqualityOperator: an item starting with ":" names no flag, read either way
     const name = (colon < 0 ? item : item.slice(0, colon)).trim();
+    // Stryker disable next-line EqualityOperator: an item starting with ":" has the empty name, which is no flag
     let value = colon < 0 ? "" : item.slice(colon + 1).trim();
-    if (value.startsWith('"')) {
-      try {
-        value = JSON.parse(value) as string;
-      } catch {
-        // A value that is no JSON string is kept as written.
-      }
+    try {
+      const parsed: unknown = JSON.parse(value);
+      // A quoted value is unquoted; `true` unquoted stays the text it is.
+      if (typeof parsed === "string") value = parsed;
+    } catch {
+      // A value that is no JSON is kept as written.
     }
     tags.set(name, value);
   }

@@ -10,7 +10,7 @@ import { ZoneInputError } from "./errors";
 import { type ProgramLanguage, renderProgram } from "./programs";
 import { importReport } from "./report";
 import { type ImportedTemplate, resourceNames } from "./template";
-import { absoluteDomain, readZone } from "./zone";
+import { readZone } from "./zone";
 
 export type { ImportedRecord, RecordChange, SkippedRecord } from "./convert";
 export { ZoneInputError } from "./errors";
@@ -79,16 +79,10 @@ export function importZones(sources: readonly ZoneSource[], options: ImportOptio
         `cannot be template ${JSON.stringify(templateId)}: ${idIssue.reason}; give --template <id>`,
       );
     }
+    // readZone refuses a zone whose domain it cannot tell.
     const zone = readZone(source.text, source.file, options.origin);
-    if (zone.domain === undefined) {
-      throw new ZoneInputError(
-        source.file,
-        0,
-        "expected the zone's domain: the text has no $ORIGIN and no SOA record; give --origin <domain>",
-      );
-    }
     const converted = convertEntries(zone.entries, {
-      domain: absoluteDomain(zone.domain),
+      domain: zone.domain,
       keepDomain: options.keepDomain ?? false,
       keepApexNs: options.keepApexNs ?? false,
       file: source.file,

@@ -49,12 +49,12 @@ describe("Route 53 routing policies, as cli53 writes them", () => {
       reasons([
         'g\t60\tIN\tA\t192.0.2.8 ; AWS routing="weighted"',
         'h\t60\tIN\tA\t192.0.2.9 ; AWS routing="FAILOVER"',
-        'k\t60\tIN\tA\t192.0.2.11 ; AWS routing="LATENCY" identifier="q\\"uote"',
+        'k\t60\tIN\tA\t192.0.2.11 ; AWS routing="LATENCY" identifier="q\\"u\\"ote"',
       ]),
     ).toEqual([
       `a Route 53 weighted record (weight ?): Route 53 answers one record of the set at a time, in proportion to the weights${TAIL}`,
       `a Route 53 failover record (?): Route 53 answers the secondary only while the primary fails its health check${TAIL}`,
-      `a Route 53 latency record (region ?): Route 53 answers the region with the lowest latency to the client (identifier "q\\"uote")${TAIL}`,
+      `a Route 53 latency record (region ?): Route 53 answers the region with the lowest latency to the client (identifier "q\\"u\\"ote")${TAIL}`,
     ]);
   });
 
@@ -66,6 +66,18 @@ describe("Route 53 routing policies, as cli53 writes them", () => {
     ]);
     expect(t.records.map((r) => r.record.name)).toEqual(["i", "j", "k"]);
     expect(t.skipped).toEqual([]);
+  });
+
+  it("reads the AWS comment with any blanks before AWS, a tab or several after it", () => {
+    const t = read([
+      'a\t60\tIN\tA\t192.0.2.1 ;AWS routing="WEIGHTED" weight=1 identifier="x"',
+      'b\t60\tIN\tA\t192.0.2.2 ;\t  AWS\t routing="LATENCY" region="us-east-1"',
+    ]);
+    expect(t.records).toEqual([]);
+    expect(t.skipped.map((s) => s.reason.split(":")[0])).toEqual([
+      "a Route 53 weighted record (weight 1)",
+      "a Route 53 latency record (region us-east-1)",
+    ]);
   });
 
   it("skips a weighted record whose identifier holds a line separator", () => {
@@ -109,7 +121,18 @@ describe("Cloudflare's record tags", () => {
       'c.example.net.\t1\tIN\tA\t192.0.2.3 ; cf_tags=cf-proxied:"tru',
       "d.example.net.\t1\tIN\tA\t192.0.2.4 ; cf_tags=cf-proxied",
       "e.example.net.\t1\tIN\tA\t192.0.2.5 ; cf-proxied:true",
+      // One comment, two lists: the last.
+      "f.example.net.\t1\tIN\tA\t192.0.2.6 ; cf_tags=cf-proxied:false cf_tags=cf-proxied:true",
+      "g.example.net.\t1\tIN\tA\t192.0.2.7 ; cf_tags=cf-proxied:true cf_tags=team:web",
+      // A comma or an escaped quote inside a quoted value ends no item.
+      'h.example.net.\t1\tIN\tA\t192.0.2.8 ; cf_tags=note:"x,cf-proxied:true,y"',
+      'i.example.net.\t1\tIN\tA\t192.0.2.9 ; cf_tags=note:"say \\",cf-proxied:true,\\""',
+      // Spread over lines, the record's last comment with cf_tags= is read.
+      "j.example.net.\t1\tIN\tA\t( 192.0.2.10 ; cf_tags=cf-proxied:true\n ) ; cf_tags=cf-proxied:false",
     ]);
-    expect(t.dropped).toEqual([{ line: 2, change: PROXIED("A") }]);
+    expect(t.dropped).toEqual([
+      { line: 2, change: PROXIED("A") },
+      { line: 7, change: PROXIED("A") },
+    ]);
   });
 });

@@ -26,7 +26,8 @@ const escaped = (byte: number) => String.fromCharCode(0xdc00 + byte);
 /** Characters of every UTF-8 length, line ends and a byte-order mark (which is text inside a file). */
 const char = fc.oneof(
   fc.constantFrom("a", "\n", " ", ";", "\uFEFF", "é", "\u07ff", "\u0800", "€", "\ud7ff", "\ue000", "\uffff"),
-  fc.constantFrom("\u{10000}", "😀", "\u{10ffff}"),
+  // U+0080 and U+10000, U+10FFFF: the first two-byte and four-byte sequences, the last.
+  fc.constantFrom("\u0080", "\u{10000}", "😀", "\u{10ffff}"),
   fc.string({ unit: "binary", minLength: 1, maxLength: 1 }),
 );
 
@@ -120,6 +121,12 @@ describe("zoneText", () => {
     expect(zoneText(new Uint8Array([0xff, 0x61])).text).toBe(`${escaped(0xff)}a`);
     expect(zoneText(new Uint8Array([0xfe, 0xfe])).text).toBe(escaped(0xfe) + escaped(0xfe));
     expect(zoneText(new Uint8Array([0xef, 0xbb, 0x61])).text).toBe(`${escaped(0xef)}${escaped(0xbb)}a`);
+    // Two of the mark's three bytes are no mark.
+    expect(zoneText(new Uint8Array([0x61, 0xbb, 0xbf]))).toEqual({
+      text: `a${escaped(0xbb)}${escaped(0xbf)}`,
+      notes: [],
+    });
+    expect(zoneText(new Uint8Array([0xef, 0x61, 0xbf])).text).toBe(`${escaped(0xef)}a${escaped(0xbf)}`);
   });
 
   it("reads text given as a string as it is, but for a leading byte-order mark, said", () => {
@@ -133,7 +140,7 @@ describe("zoneText", () => {
 
 describe("showBytes and holdsInvalidBytes", () => {
   it("show a byte that was not UTF-8 as \\xHH and any other lone surrogate as \\u{HHHH}", () => {
-    expect(showBytes(`caf${escaped(0xe9)} ${escaped(0x80)}`)).toBe("caf\\xE9 \\x80");
+    expect(showBytes(`caf${escaped(0xe9)} ${escaped(0x80)}${escaped(0xff)}`)).toBe("caf\\xE9 \\x80\\xFF");
     expect(showBytes("\ud800x\udc7f\udd00😀")).toBe("\\u{D800}x\\u{DC7F}\\u{DD00}😀");
     expect(holdsInvalidBytes(`a${escaped(0x80)}`)).toBe(true);
     expect(holdsInvalidBytes(`a${escaped(0xff)}`)).toBe(true);

@@ -577,3 +577,90 @@ describe("what is no record, no directive, no SOA", () => {
     expect(z.notes).toEqual(["the zone's domain, example.com., is given by --origin"]);
   });
 });
+
+describe("what Route 53, editors and users write that the cases above leave out", () => {
+  it("reads Route 53's octal escapes of the characters it escapes: ':' '@' '%'", () => {
+    // Route 53 returns every character but a-z, 0-9, "-" and "_" as \ and three octal digits.
+    const text = "$ORIGIN example.com.\n\\072 A 192.0.2.1\n\\100 A 192.0.2.2\n\\045x A 192.0.2.3\n";
+    expect(entries(text).map((e) => e[1])).toEqual([":.example.com.", "@.example.com.", "%x.example.com."]);
+    expect(changes(text)).toEqual([
+      ['\\072 read as ":": Route 53\'s octal escape'],
+      ['\\100 read as "@": Route 53\'s octal escape'],
+      ['\\045 read as "%": Route 53\'s octal escape'],
+    ]);
+  });
+
+  it("keeps an owner of characters outside the Basic Multilingual Plane", () => {
+    expect(entries("$ORIGIN example.com.\n😀 A 192.0.2.1\n\\😀x A 192.0.2.2\n").map((e) => e[1])).toEqual([
+      "😀.example.com.",
+      "😀x.example.com.",
+    ]);
+  });
+
+  it("reads an escaped character outside ASCII as itself, and U+0080 in UTF-8 as U+0080", () => {
+    expect(entries("$ORIGIN example.com.\n\\é A 192.0.2.1\n\\É\\è A 192.0.2.2\n").map((e) => e[1])).toEqual([
+      "é.example.com.",
+      "éè.example.com.",
+    ]);
+    // C2 80 is the UTF-8 of U+0080: valid, so its record is read, not skipped as a byte that is not UTF-8.
+    const bytes = Buffer.concat([
+      Buffer.from("$ORIGIN example.com.\na"),
+      Buffer.from([0xc2, 0x80]),
+      Buffer.from(" A 192.0.2.1\n"),
+    ]);
+    expect(readZone(bytes, "z").entries[0]?.owner).toBe("a\u0080.example.com.");
+  });
+
+  it("keeps an owner in halfwidth katakana or fullwidth letters (U+E000 and above) as its characters", () => {
+    expect(entries("$ORIGIN example.com.\nﾃｽﾄ A 192.0.2.1\nｗｗｗ A 192.0.2.2\n").map((e) => e[1])).toEqual([
+      "ﾃｽﾄ.example.com.",
+      "ｗｗｗ.example.com.",
+    ]);
+  });
+
+  it("lower-cases an absolute owner written with escapes, and says its case changed", () => {
+    const z = readZone("$ORIGIN example.com.\nW\\119w.Example.COM. A 192.0.2.1\n", "z");
+    expect(z.entries.map((e) => [e.owner, e.ownerCaseChanged])).toEqual([["www.example.com.", true]]);
+  });
+
+  it("refuses a file that ends in a backslash after the owner as a record with no type", () => {
+    expect(refusal("$ORIGIN example.com.\na\\").message).toBe(
+      "example.com.zone:2: expected a record type (A, MX, TXT...) after the owner, TTL and class; got the end of the record",
+    );
+  });
+
+  it("reads an aging stamp only as the whole word, and a type only as a whole word", () => {
+    for (const word of ["x[AGE:1]", "[AGE:1]x", "A!", "A+B"]) {
+      expect(refusal(`$ORIGIN example.com.\nh ${word} A 192.0.2.1\n`).message).toContain(`got "${word}"`);
+    }
+  });
+
+  it("takes as --origin the domain names DNS hosts hold: digits, hyphens, underscores anywhere in a label", () => {
+    for (const name of [
+      "1password.example",
+      "web1.example",
+      "my-site.example",
+      "a_b.example",
+      "x_.example",
+    ]) {
+      expect(originDomain(name, "z")).toBe(`${name}.`);
+    }
+  });
+});
+
+describe("directives before the first record", () => {
+  it("an SOA continuing the owner above names no domain by its first word: the $ORIGIN does", () => {
+    const z = readZone(`$ORIGIN example.com.\n@ 3600 IN NS ns1.example.net.\n\t3600 IN SOA ${SOA}\n`, "z");
+    expect([z.domain, z.domainSource]).toEqual(["example.com.", "$ORIGIN"]);
+    expect(z.entries.map((e) => [e.owner, e.type])).toEqual([
+      ["example.com.", "NS"],
+      ["example.com.", "SOA"],
+    ]);
+  });
+
+  it("a $TTL before a first-line SOA without its final dot leaves it absolute, the domain", () => {
+    const z = readZone(`$TTL 3600\nexample.com\t3600\tIN\tSOA\t${SOA}\nwww A 192.0.2.1\n`, "z");
+    expect([z.domain, z.domainSource]).toEqual(["example.com.", "SOA"]);
+    expect(z.entries.map((e) => e.owner)).toEqual(["example.com.", "www.example.com."]);
+  });
+});
