@@ -77,4 +77,12 @@ describe("CAA findings", () => {
     );
     expect(f?.severity).toBe("warning");
   });
+
+  it("only the critical bit (128) makes an unknown tag stop every CA; a reserved bit is an error of its own", () => {
+    const found = check([{ name: "@", type: "CAA", content: '1 issuer "ca.example.net"' }]);
+    expect(found.map((f) => f.rule)).toEqual(["caa-syntax", "caa-unknown-tag"]);
+    expect(found[1]?.problem).toMatch(/; CAs ignore it$/);
+    const critical = check([{ name: "@", type: "CAA", content: '129 issuer "ca.example.net"' }]);
+    expect(critical[1]?.problem).toMatch(/with the critical flag \(128\) set, no CA will issue/);
+  });
 });
