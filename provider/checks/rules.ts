@@ -31,50 +31,20 @@ export interface Rule {
   readonly severity: Severity;
   /** The section the rule rests on, as a finding cites it: `RFC 7208 §3.2`. */
   readonly rfc: string;
-  /** What the rule guards against, in a few words (for docs and the list of rules in messages). */
-  readonly summary: string;
 }
 
 /** Every rule; docs/design.md, "Template checks", says which are errors and which warnings. */
 export const RULES: Readonly<Record<RuleName, Rule>> = {
-  "spf-single-record": {
-    severity: "error",
-    rfc: "RFC 7208 §3.2",
-    summary: "one v=spf1 record per name",
-  },
-  "spf-syntax": { severity: "error", rfc: "RFC 7208 §4.6.1, §12", summary: "SPF record syntax" },
-  "spf-lookup-limit": {
-    severity: "error",
-    rfc: "RFC 7208 §4.6.4",
-    summary: "at most 10 DNS lookups in an SPF record",
-  },
-  "dmarc-syntax": { severity: "error", rfc: "RFC 7489 §6.3, §6.4", summary: "DMARC record syntax" },
-  "dmarc-single-record": {
-    severity: "error",
-    rfc: "RFC 7489 §6.6.3",
-    summary: "one DMARC record per _dmarc name",
-  },
-  "cname-loop": {
-    severity: "error",
-    rfc: "RFC 1034 §3.6.2",
-    summary: "no CNAME chain that loops inside the template",
-  },
-  "caa-syntax": { severity: "error", rfc: "RFC 8659 §4.1", summary: "CAA flags, tag and value form" },
-  "target-is-cname": {
-    severity: "warning",
-    rfc: "RFC 2181 §10.3, RFC 2782",
-    summary: "an MX, SRV or NS target that is a CNAME of this template",
-  },
-  "caa-unknown-tag": {
-    severity: "warning",
-    rfc: "RFC 8659 §4.1, §7.2",
-    summary: "a CAA tag outside the IANA registry",
-  },
-  "spf-pass-all": {
-    severity: "warning",
-    rfc: "RFC 7208 §5.1",
-    summary: "an SPF record that ends in +all (or a bare all), authorising every host",
-  },
+  "spf-single-record": { severity: "error", rfc: "RFC 7208 §3.2" },
+  "spf-syntax": { severity: "error", rfc: "RFC 7208 §4.6.1, §12" },
+  "spf-lookup-limit": { severity: "error", rfc: "RFC 7208 §4.6.4" },
+  "dmarc-syntax": { severity: "error", rfc: "RFC 7489 §6.3, §6.4" },
+  "dmarc-single-record": { severity: "error", rfc: "RFC 7489 §6.6.3" },
+  "cname-loop": { severity: "error", rfc: "RFC 1034 §3.6.2" },
+  "caa-syntax": { severity: "error", rfc: "RFC 8659 §4.1" },
+  "target-is-cname": { severity: "warning", rfc: "RFC 2181 §10.3, RFC 2782" },
+  "caa-unknown-tag": { severity: "warning", rfc: "RFC 8659 §4.1, §7.2" },
+  "spf-pass-all": { severity: "warning", rfc: "RFC 7208 §5.1" },
 };
 
 /**

@@ -170,7 +170,8 @@ function mechanismProblem(name: string, rest: string): string | undefined {
 }
 
 function readTerm(text: string, problems: SpfProblem[]): SpfTerm | undefined {
-  const modifier = /^([A-Za-z][A-Za-z0-9._-]*)=(.*)$/s.exec(text);
+  // With the s flag, (.*) takes the rest of the term whatever it holds: no end anchor is needed.
+  const modifier = /^([A-Za-z][A-Za-z0-9._-]*)=(.*)/s.exec(text);
   if (modifier) {
     const [, rawName = "", value = ""] = modifier;
     const name = rawName.toLowerCase();
@@ -184,7 +185,7 @@ function readTerm(text: string, problems: SpfProblem[]): SpfTerm | undefined {
     }
     return { text, kind: "modifier", name, value };
   }
-  const [, qualifier = "", rawName = "", rest = ""] = /^([+\-~?]?)([A-Za-z0-9]*)(.*)$/s.exec(text)!;
+  const [, qualifier = "", rawName = "", rest = ""] = /^([+\-~?]?)([A-Za-z0-9]*)(.*)/s.exec(text)!;
   const name = rawName.toLowerCase();
   if (!(SPF_MECHANISMS as readonly string[]).includes(name)) {
     problems.push({

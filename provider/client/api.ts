@@ -183,7 +183,8 @@ export class DomainApiClient {
         `record_id: expected ${expected} record id(s), got ${answer.status === 204 ? "no body (204)" : "none"}`,
       );
     }
-    if ((ids.length < expected || ids.length > atMost) && method === "PATCH") {
+    const tooMany = ids.length > atMost;
+    if ((ids.length < expected || tooMany) && method === "PATCH") {
       // The PUT's answer replaces every record, so a wrong count there fails loudly (the records
       // are applied, and the next PUT rewrites them). A PATCH's adds join records we keep: an id we
       // cannot attribute would leave a record we do not track, or one we think we hold but do not.
@@ -195,11 +196,10 @@ export class DomainApiClient {
           "matched one-to-one to the added records",
         {
           outcome: "unknown",
-          advice:
-            ids.length > expected
-              ? "The service may have created more records than were added (a URL forward brings an A and an AAAA " +
-                "record), so which id belongs to which record is unknown; the added records are of unknown outcome."
-              : "Which of the added records exist now is unknown; the added records are of unknown outcome.",
+          advice: tooMany
+            ? "The service may have created more records than were added (a URL forward brings an A and an AAAA " +
+              "record), so which id belongs to which record is unknown; the added records are of unknown outcome."
+            : "Which of the added records exist now is unknown; the added records are of unknown outcome.",
         },
       );
     }

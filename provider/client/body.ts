@@ -58,8 +58,9 @@ function messageFromJson(value: unknown): string | undefined {
   );
 }
 
+/** An object whose fields can be asked for; an array is one too, and holds none of the fields asked. */
 function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return typeof value === "object" && value !== null;
 }
 
 function stringField(obj: Record<string, unknown>, key: string): string | undefined {

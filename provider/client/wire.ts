@@ -131,13 +131,16 @@ export type ContactStatus = (typeof CONTACT_STATUSES)[number];
  * `connections` is typed as a string by the spec's field table and carried as a number by its
  * samples: accept both, expose an integer.
  */
-const connectionsSchema = z.union([
-  z.number().int().nonnegative(),
-  z
-    .string()
-    .regex(/^\d+$/, "expected a non-negative integer or a numeric string")
-    .transform((s) => Number.parseInt(s, 10)),
-]);
+const connectionsSchema = z.union(
+  [
+    z.number().int().nonnegative(),
+    z
+      .string()
+      .regex(/^\d+$/)
+      .transform((s) => Number.parseInt(s, 10)),
+  ],
+  { error: "expected a non-negative integer or a numeric string" },
+);
 
 /**
  * A contact as the API sends it (snake_case). Only `handle` is required; an optional field may
