@@ -119,9 +119,9 @@ function readClaim(path: string): ClaimFile | undefined {
 
 function removeQuietly(path: string): void {
   try {
-    fs.rmSync(path, { force: true });
+    fs.rmSync(path);
   } catch {
-    // Another process removed it, or may not: a stale claim is skipped either way.
+    // Gone already (another process removed it), or not removable: a stale claim is skipped either way.
   }
 }
 

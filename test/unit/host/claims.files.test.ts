@@ -70,6 +70,10 @@ describe("this process's claim", () => {
     expect(claimOnMachine(claim("mine", "modes"))).toEqual([]);
     const dir = dirOf("modes");
     expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+    expect(path.basename(dir)).toMatch(/^api\.example\.com-modes-[0-9a-f]{16}$/);
+    // A template id may itself end like a file name: the directory keeps it whole.
+    claimOnMachine(claim("another", "v.json"));
+    expect(path.basename(dirOf("v.json"))).toMatch(/^api\.example\.com-v\.json-[0-9a-f]{16}$/);
     const [name] = fs.readdirSync(dir);
     expect(name).toMatch(new RegExp(`^${process.pid}-[0-9a-f]{16}\\.json$`));
     const file = path.join(dir, name!);

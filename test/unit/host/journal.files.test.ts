@@ -74,6 +74,10 @@ describe("where an entry is", () => {
     expect(basename(file)).toMatch(/^[0-9a-f]{16}\.json$/);
     expect(file).toBe(entryFile(account.baseUrl, "web", "web/a b/../c"));
     expect(statSync(dir).mode & 0o777).toBe(0o700);
+    // A template id may itself end like a file name: the directory keeps it whole.
+    expect(basename(templateDir(account.baseUrl, "v.json"))).toMatch(
+      /^api\.example\.com-v\.json-[0-9a-f]{16}$/,
+    );
   });
 
   it("a finished run leaves no trace: the template's directory goes with its last entry", () => {
@@ -182,6 +186,11 @@ describe("a state directory that cannot hold entries", () => {
     }
     expect(error).toBeInstanceOf(JournalUnwritableError);
     expect((error as JournalUnwritableError).code).toBe("DOMAINAPI_JOURNAL_UNWRITABLE");
+    // Thrown by another copy of the package (a program's and the plugin's), it is still this error.
+    const copy = Object.assign(new Error("m"), {
+      [Symbol.for("pulumi-domainapi.JournalUnwritableError")]: true,
+    });
+    expect(copy).toBeInstanceOf(JournalUnwritableError);
     expect((error as Error).message).toBe(
       `cannot write the intent journal in ${dir} (ENOTDIR: not a directory, mkdir '${dir}'), ` +
         "so nothing was sent: a request sent unrecorded could not be recovered if this run were interrupted. Make " +
@@ -208,6 +217,8 @@ describe("who wrote an entry", () => {
     const owner = { pid: child.pid!, host: hostname() };
     expect(ownerIsLive(owner)).toBe(true);
     expect(ownerIsLive({ ...owner, started: startTime(owner.pid) })).toBe(true);
+    // The same process id and start on another machine (a restored cache) is another process.
+    expect(ownerIsLive({ ...owner, host: `${hostname()}-ci`, started: startTime(owner.pid) })).toBe(false);
     child.kill("SIGKILL");
     await new Promise((resolve) => child!.once("exit", resolve));
     expect(ownerIsLive(owner)).toBe(false);
