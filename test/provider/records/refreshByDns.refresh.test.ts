@@ -1,8 +1,7 @@
 /**
- * Refresh by DNS as its user reads it (docs/behaviour.md, "Refresh by DNS"; DECISIONS.md, "DNS as
- * the read"): the exact line a refresh says and at which severity, secret values masked in it, a
- * record whose name another type took over, what the refreshed state and inputs keep, and the
- * witness domains the input takes. Against the sandbox's DNS server; nothing reaches the API.
+ * Refresh by DNS as its user reads it (docs/behaviour.md, "Refresh by DNS"): the exact line a
+ * refresh says and at which severity, secret values masked in it, a record whose name another type
+ * took over, what the refreshed state and inputs keep, and the witness domains the input takes. Against the sandbox's DNS server; nothing reaches the API.
  */
 import { createSocket, type Socket } from "node:dgram";
 import { type Sandbox, startSandbox } from "domainapi-sandbox";
