@@ -68,7 +68,8 @@ async function answersFrom(
   options: DnsReadOptions,
 ): Promise<RRset[]> {
   const questions = questionsFor(records, domain);
-  const answers: RRset[] = new Array(questions.length);
+  // Filled by index, in the order of the questions, whatever the order of the answers.
+  const answers: RRset[] = [];
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < questions.length) {
