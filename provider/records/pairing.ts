@@ -71,6 +71,7 @@ function pairBy<H extends StateRecord, D extends RecordSpec>(
   onPair: (from: H, to: D) => void,
   later: (r: RecordSpec, side: "held" | "desired") => boolean = () => false,
 ): Unpaired<H, D> {
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: a shortcut; with either side empty no key pairs anything
   if (unpaired.held.length === 0 || unpaired.desired.length === 0) return unpaired;
   const last = <T extends RecordSpec>(rs: T[], side: "held" | "desired") =>
     rs.sort((a, b) => Number(later(a, side)) - Number(later(b, side)));

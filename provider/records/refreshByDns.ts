@@ -38,9 +38,9 @@ const DOMAIN = /^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9])?\.)+[a-z0-9](
  */
 export function readVerifyDomain(raw: unknown): { domain?: string; issues: InputIssue[] } {
   if (raw === undefined || raw === null || raw === "") return { issues: [] };
-  const text = typeof raw === "string" ? raw.trim().replace(/\.$/, "") : "";
-  const ascii = text === "" ? "" : domainToASCII(text);
-  if (ascii !== "" && DOMAIN.test(ascii)) return { domain: ascii, issues: [] };
+  // domainToASCII gives "" for what is no domain (and for ""), which the pattern refuses.
+  const ascii = domainToASCII(typeof raw === "string" ? raw.trim().replace(/\.$/, "") : "");
+  if (DOMAIN.test(ascii)) return { domain: ascii, issues: [] };
   return {
     issues: [
       {
@@ -68,7 +68,8 @@ async function answersFrom(
   options: DnsReadOptions,
 ): Promise<RRset[]> {
   const questions = questionsFor(records, domain);
-  const answers: RRset[] = new Array(questions.length);
+  // Filled by index, in the order of the questions, whatever the order of the answers.
+  const answers: RRset[] = [];
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < questions.length) {
@@ -146,8 +147,8 @@ export async function refreshByDns(
     if (gone.has(r)) return [];
     const to = changedTo.get(r);
     if (to === undefined) return [r];
-    const { key, recordId, madeIds } = r;
-    return [{ ...normalizeRecord({ ...to, name: r.name }), key, recordId, ...(madeIds ? { madeIds } : {}) }];
+    // Only a URL forward owns made ids, and DNS shows a forward served or missing, never changed.
+    return [{ ...normalizeRecord({ ...to, name: r.name }), key: r.key, recordId: r.recordId }];
   });
   const extras = verdict.extra.map((r) => `${describeRecord(r)} (published at ${domain}, not declared)`);
   const untracked = [...new Set([...holding.untracked, ...extras])];
