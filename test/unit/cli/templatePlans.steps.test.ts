@@ -11,7 +11,7 @@ import { UNKNOWN } from "../../../provider/host/engine";
 import { DYNAMIC_TOKENS, TOKENS } from "../../../provider/manifest";
 
 type Props = Record<string, unknown>;
-const TYPE = DYNAMIC_TOKENS.records;
+const TYPE: string = DYNAMIC_TOKENS.records;
 const ACCOUNT = "https://api.example.com";
 const config = { "domainapi:baseUrl": ACCOUNT };
 const SECRET = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "x" };
