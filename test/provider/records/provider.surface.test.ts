@@ -5,6 +5,7 @@
  * change that sends no record, and the line a create with purge says at check time.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { UNKNOWN } from "../../../provider/host/engine";
 import * as records from "../../../provider/records/provider";
 import { API_KEY } from "../../../sandbox/test/helpers";
 import { configureFor, PROVIDER, useConfiguredSandbox, useConsoleLines } from "../helpers";
@@ -175,5 +176,52 @@ describe("check of a create", () => {
       inputs,
     );
     expect(lines()).toEqual([]);
+  });
+});
+
+describe("diff of what the records do not say", () => {
+  it("a templateId not known yet is a replacement", async () => {
+    const { outs, inputs, id } = await created();
+    expect(await records.diff(id, outs, { ...inputs, templateId: UNKNOWN })).toEqual({
+      changes: true,
+      replaces: ["templateId"],
+    });
+  });
+
+  it("a new witness domain changes the resource though no record changes; the same one does not", async () => {
+    const { outs, id } = await created({ verifyDomain: "shop.example" });
+    expect(outs.verifyDomain).toBe("shop.example");
+    const same = await checked({ templateId: "tpl-1", records: web, verifyDomain: "Shop.Example." });
+    expect(await records.diff(id, outs, same)).toEqual({ changes: false });
+    const other = await checked({ templateId: "tpl-1", records: web, verifyDomain: "other.example" });
+    expect(await records.diff(id, outs, other)).toEqual({ changes: true });
+    const none = await checked({ templateId: "tpl-1", records: web });
+    expect(await records.diff(id, outs, none)).toEqual({ changes: true });
+    expect(sandbox.requests).toEqual([]);
+  });
+});
+
+describe("a failure the API answers", () => {
+  it("fails the delete, and the records stay", async () => {
+    const { outs, id } = await created();
+    sandbox.addFault({ method: "PATCH", respond: { status: 500 } });
+    await expect(records.delete(id, outs)).rejects.toThrow(/500/);
+    sandbox.clearFaults();
+    expect((sandbox.templateRecords("tpl-1") ?? []).length).toBe(2);
+  });
+
+  it("fails a verifying refresh, and sends nothing more", async () => {
+    const { outs, id } = await created();
+    const saved = process.env.DOMAINAPI_VERIFY_ON_REFRESH;
+    process.env.DOMAINAPI_VERIFY_ON_REFRESH = "1";
+    try {
+      sandbox.addFault({ method: "PATCH", respond: { status: 500 } });
+      await expect(records.read(id, outs)).rejects.toThrow(/500/);
+    } finally {
+      sandbox.clearFaults();
+      if (saved === undefined) delete process.env.DOMAINAPI_VERIFY_ON_REFRESH;
+      else process.env.DOMAINAPI_VERIFY_ON_REFRESH = saved;
+    }
+    expect(sandbox.requests.map((r) => r.method)).toEqual(["PATCH"]);
   });
 });
