@@ -251,3 +251,84 @@ describe("which provider is the plugin's explicit one", () => {
     }
   });
 });
+
+describe("the account when nothing else says it", () => {
+  const news = declared({ "@/A": a, "www/A": www });
+
+  it("is where the state says the resource was made, from its outputs or else its inputs", () => {
+    const made = (state: { outputs?: Props; inputs?: Props }) =>
+      templatePlans(
+        {
+          steps: [
+            {
+              op: "update",
+              urn: `urn:pulumi:dev::dns::${TYPE}::web`,
+              oldState: { type: TYPE, inputs: state.inputs ?? {}, outputs: { ...held, ...state.outputs } },
+              newState: { type: TYPE, inputs: news, outputs: {} },
+            },
+          ],
+        } as PreviewDigest,
+        { baseUrl: "" },
+      )[0]?.account;
+    expect(made({ outputs: { baseUrl: "https://made.example/" } })).toBe("https://made.example");
+    expect(made({ inputs: { baseUrl: "https://input.example" } })).toBe("https://input.example");
+    expect(
+      made({ outputs: { baseUrl: "not an address" }, inputs: { baseUrl: "https://input.example" } }),
+    ).toBe("https://input.example");
+    expect(made({})).toBeUndefined();
+  });
+
+  it("is DOMAINAPI_BASE_URL of this process when not given", () => {
+    const saved = process.env.DOMAINAPI_BASE_URL;
+    process.env.DOMAINAPI_BASE_URL = "https://env.example";
+    try {
+      const [plan] = templatePlans({ steps: [step("create", "web", { news })] } as PreviewDigest);
+      expect(plan?.account).toBe("https://env.example");
+      const [given] = templatePlans({ steps: [step("create", "web", { news })] } as PreviewDigest, {
+        baseUrl: "https://given.example",
+      });
+      expect(given?.account).toBe("https://given.example");
+    } finally {
+      if (saved === undefined) delete process.env.DOMAINAPI_BASE_URL;
+      else process.env.DOMAINAPI_BASE_URL = saved;
+    }
+  });
+
+  it("a stack config that is not a plain address gives none, whatever the fallback", () => {
+    for (const baseUrl of ["[secret]", 42]) {
+      const [plan] = templatePlans(
+        {
+          config: { "domainapi:baseUrl": baseUrl },
+          steps: [step("create", "web", { news })],
+        } as PreviewDigest,
+        { baseUrl: "https://env.example" },
+      );
+      expect(plan?.notPlannable, String(baseUrl)).toBe("account");
+    }
+  });
+});
+
+describe("the template checks' warnings", () => {
+  const spf = (content: string) => ({ name: "@", type: "TXT", content });
+  const warned = declared({ "@/TXT": spf("v=spf1 +all") });
+
+  it("are given on a create and an update, with or without an account", () => {
+    const update = step("update", "u", { olds: held, news: warned });
+    const create = step("create", "c", { news: warned });
+    for (const preview of [{ config, steps: [update, create] }, { steps: [update, create] }]) {
+      const plans = templatePlans(preview as PreviewDigest, { baseUrl: "" });
+      expect(plans.map((p) => [p.resource, p.warnings?.length])).toEqual([
+        ["c", 1],
+        ["u", 1],
+      ]);
+      expect(plans[0]?.warnings?.[0]).toMatch(/^@ TXT v=spf1 \+all: \[spf-pass-all, /);
+    }
+  });
+
+  it("are not looked for in a template that cannot be planned", () => {
+    const secret = declared({ "@/TXT": spf("v=spf1 +all"), "www/A": { ...www, content: "[secret]" } });
+    const plans = templatePlans({ config, steps: [step("create", "c", { news: secret })] } as PreviewDigest);
+    expect(plans[0]).not.toHaveProperty("warnings");
+    expect(plans[0]?.notPlannable).toBe("secret");
+  });
+});
