@@ -225,3 +225,33 @@ describe("a failure the API answers", () => {
     expect(sandbox.requests.map((r) => r.method)).toEqual(["PATCH"]);
   });
 });
+
+describe("what check() keeps of the other inputs", () => {
+  it("keeps the lifted rules and the witness (as sent), and adds neither when not given", async () => {
+    const spf = { name: "@", type: "TXT", content: "v=spf1 -all" };
+    const kept = await checked({
+      templateId: "tpl-1",
+      records: [spf, { ...spf, content: "v=spf1 ~all" }],
+      liftedChecks: ["spf-single-record"],
+      verifyDomain: "Shop.Example.",
+    });
+    expect(kept.liftedChecks).toEqual(["spf-single-record"]);
+    expect(kept.verifyDomain).toBe("shop.example");
+    const plain = await checked({ templateId: "tpl-1", records: web });
+    expect(plain).not.toHaveProperty("liftedChecks");
+    expect(plain).not.toHaveProperty("verifyDomain");
+  });
+
+  it("judges the safety threshold only against the same template: a new templateId is a new template", async () => {
+    const twelve = Array.from({ length: 12 }, (_, i) => ({
+      name: `h${i}`,
+      type: "A",
+      content: `192.0.2.${i}`,
+    }));
+    const olds = await checked({ templateId: "tpl-1", records: twelve });
+    const moved = await records.check(olds, { templateId: "tpl-2", records: twelve.slice(0, 2) });
+    expect(moved.failures ?? []).toEqual([]);
+    const kept = await records.check(olds, { templateId: "tpl-1", records: twelve.slice(0, 2) });
+    expect(kept.failures?.[0]?.reason).toMatch(/^refusing to update or delete 10 of 12 /);
+  });
+});
