@@ -261,6 +261,21 @@ describe("declaredTemplates", () => {
     expect(() => declaredTemplates({ web: { templateId: "web", records: "some" } })).toThrow(
       /^web\.records: /,
     );
+    expect(() => declaredTemplates({ web: { templateId: "web", records: ["www A 192.0.2.1"] } })).toThrow(
+      /^web\.records\[0\]: expected a record object like \{ name: "www", type: "A", content: "192\.0\.2\.1" \}; got /,
+    );
+    // Every issue is said, separated.
+    expect(() =>
+      declaredTemplates({
+        web: {
+          templateId: "web",
+          records: [
+            { name: "@", type: "A" },
+            { type: "A", content: "x" },
+          ],
+        },
+      }),
+    ).toThrow(/^web\.records\[0\]\.content: .*; web\.records\[1\]\.name: /);
   });
 
   it("refuses records kept secret, in either file's form", () => {
