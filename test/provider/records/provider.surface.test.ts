@@ -255,3 +255,28 @@ describe("what check() keeps of the other inputs", () => {
     expect(kept.failures?.[0]?.reason).toMatch(/^refusing to update or delete 10 of 12 /);
   });
 });
+
+describe("diff of an add of unknown outcome", () => {
+  it("says the record set aside in every preview, and sees a change when the program no longer declares it", async () => {
+    const { inputs, outs, id } = await created({ purge: false });
+    const b = { name: "b", type: "A", content: "192.0.2.9" };
+    const next = await checked({ templateId: "tpl-1", purge: false, records: [...web, b] }, inputs);
+    // The second PATCH adds "b"; its connection drops after the sandbox applied it.
+    sandbox.addFault({ method: "PATCH", nth: 2, drop: "after" });
+    const partial = await records.update(id, outs, next).then(
+      () => expect.unreachable("the update should fail"),
+      (err: Error & { properties?: Props }) => err.properties as Props,
+    );
+    sandbox.clearFaults();
+    sandbox.clearRequests();
+    said.length = 0;
+    await records.diff(id, partial, next);
+    expect(lines().filter((l) => l.includes("b A 192.0.2.9")).length).toBeGreaterThan(0);
+    said.length = 0;
+    // No longer declared: nothing to send for it, but the state stops tracking it.
+    const dropped = await checked({ templateId: "tpl-1", purge: false, records: web }, next);
+    expect(await records.diff(id, partial, dropped)).toEqual({ changes: true });
+    expect(lines()).toEqual([]);
+    expect(sandbox.requests).toEqual([]);
+  });
+});
