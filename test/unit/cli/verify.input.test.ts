@@ -192,6 +192,10 @@ describe("domainapi-verify's arguments", () => {
     expect((await refused(["--domain", "shop.example=mail", file], "")).said).toBe(
       'domainapi-verify: --domain shop.example=mail: the stack declares no template "mail" (it declares "web")\n',
     );
+    // A terminal on stdin does not matter when a file is given.
+    expect((await refused(["--domain", "shop.example=mail", file], "", true)).said).toBe(
+      'domainapi-verify: --domain shop.example=mail: the stack declares no template "mail" (it declares "web")\n',
+    );
     expect((await refused(["--domain", "shop.example=mail", "-"], stack)).said).toBe(
       'domainapi-verify: --domain shop.example=mail: the stack declares no template "mail" (it declares "web")\n',
     );
