@@ -383,7 +383,10 @@ export async function runVerifyCommand(
     const file = positionals[0];
     if (file === undefined && io.stdin.isTTY)
       throw new VerifyInputError("give the stack's JSON as a file or on stdin");
-    const declared = parseJson(await readInput(file, io), file ?? "stdin");
+    const declared = parseJson(
+      await readInput(file, io),
+      file === undefined || file === "-" ? "stdin" : file,
+    );
     const waitSeconds = numberFlag("wait", values.wait, 0, 86_400);
     const timeoutMs = numberFlag("timeout", values.timeout, 1, 60_000);
     options = {

@@ -102,11 +102,8 @@ function verifyOnRefresh(): boolean {
  * an empty property, so the message starts with what is wrong.
  */
 function checkFailure(issue: InputIssue, secrets: Secrets): pulumi.dynamic.CheckFailure {
-  if (
-    issue.property === "records" ||
-    issue.property.startsWith("records[") ||
-    issue.property.startsWith("records.")
-  ) {
+  // Every path into the records is indexed (`records[3]...`): validateEach and the template checks name them so.
+  if (issue.property === "records" || issue.property.startsWith("records[")) {
     return { property: "", reason: maskText(`${issue.property}: ${issue.reason}`, secrets) };
   }
   return { property: issue.property, reason: maskText(issue.reason, secrets) };
