@@ -81,7 +81,8 @@ function columns(text: string): number {
   let width = 0;
   for (const char of text) {
     const cp = char.codePointAt(0) as number;
-    if (/\p{Mn}|\p{Me}|\u200b/u.test(char)) continue;
+    // Zero widths (U+200B) never reach here: every program writes them as escapes (template.ts).
+    if (/\p{Mn}|\p{Me}/u.test(char)) continue;
     const wide =
       (cp >= 0x1100 && cp <= 0x115f) ||
       (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
