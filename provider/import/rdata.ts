@@ -101,7 +101,8 @@ function isDkimTagList(text: string): boolean {
   for (const item of items) {
     const match = /^([a-z])\s*=\s*(.*)$/is.exec(item);
     if (!match || !DKIM_TAGS.has((match[1] as string).toLowerCase())) return false;
-    tags.push([(match[1] as string).toLowerCase(), (match[2] as string).trim()]);
+    // The item is trimmed and `\s*` takes the blanks after `=`: the value has none at either end.
+    tags.push([(match[1] as string).toLowerCase(), match[2] as string]);
   }
   const p = tags.find(([tag]) => tag === "p");
   return p !== undefined && /^[A-Za-z0-9+/\s]*={0,2}$/.test(p[1]);
@@ -122,7 +123,7 @@ function txtContent(tokens: readonly Token[], changes: string[]): { text: string
   const decoded = decodeStrings(tokens);
   if (tokens.length === 1) return decoded;
   const lengths = stringLengths(tokens);
-  const splitAt255 = lengths.slice(0, -1).every((n) => n === 255) && (lengths.at(-1) ?? 0) <= 255;
+  const splitAt255 = lengths.every((n, i) => (i < lengths.length - 1 ? n === 255 : n <= 255));
   const form = splitAt255 ? "one value split at 255 bytes" : knownJoinedForm(decoded.text);
   if (form === undefined) {
     throw new NotImportableError(
@@ -150,13 +151,16 @@ const MAX_PATTERNS = 64;
 
 /** Whole-label occurrences of `domain` (without its final dot) in a text. */
 function domainPattern(domain: string): RegExp {
-  let pattern = patterns.get(domain);
-  if (!pattern) {
-    const bare = escapeRegExp(domain.replace(/\.$/, ""));
-    pattern = new RegExp(`(?<![A-Za-z0-9_-])${bare}(?![A-Za-z0-9_-]|\\.[A-Za-z0-9_-])`, "gi");
-    if (patterns.size >= MAX_PATTERNS) patterns.clear();
-    patterns.set(domain, pattern);
-  }
+  return patterns.get(domain) ?? newDomainPattern(domain);
+}
+
+function newDomainPattern(domain: string): RegExp {
+  const bare = escapeRegExp(domain.replace(/\.$/, ""));
+  // Case-insensitive ("i"): [a-z] holds the upper-case letters too.
+  const pattern = new RegExp(`(?<![a-z0-9_-])${bare}(?![a-z0-9_-]|\\.[a-z0-9_-])`, "gi");
+  // Stryker disable next-line EqualityOperator,ConditionalExpression: a bound on memory only; a pattern forgotten is built again alike
+  if (patterns.size >= MAX_PATTERNS) patterns.clear();
+  patterns.set(domain, pattern);
   return pattern;
 }
 
@@ -225,8 +229,9 @@ function hostName(
     );
   if (token.text === ".") return ".";
   const absolute = asciiName(resolveName(token.text, entry.origin, file, entry.line), changes);
-  if (token.text !== "@" && /[A-Z]/.test(token.text)) changes.push(`${token.text} lower-cased`);
-  if (token.text === "@" || !token.text.endsWith(".")) {
+  // `@` holds no letter, and no final dot: it is made absolute, never lower-cased.
+  if (/[A-Z]/.test(token.text)) changes.push(`${token.text} lower-cased`);
+  if (!token.text.endsWith(".")) {
     changes.push(`${token.text} made absolute: ${absolute}`);
     const doubled = doubledDomain(absolute, options.domain);
     if (doubled !== undefined) changes.push(doubled);

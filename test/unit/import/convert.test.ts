@@ -43,6 +43,7 @@ describe("records the DNS host keeps for itself, or the API cannot hold, are ski
 
   it("the apex NS set is kept when asked (--keep-apex-ns)", () => {
     const t = at(["@ NS ns1.example.net.", "@ NS ns2.example.net."], { keepApexNs: true });
+    expect(at(["@ A 192.0.2.1", "@ NS ns1.example.net."]).records.map((r) => r.record.type)).toEqual(["A"]);
     expect(t.skipped).toEqual([]);
     expect(t.records.map((r) => r.record)).toEqual([
       { name: "@", type: "NS", content: "ns1.example.net." },
@@ -102,6 +103,16 @@ describe("records the DNS host keeps for itself, or the API cannot hold, are ski
     ]);
   });
 
+  it("a Route 53 routing policy, as cli53 writes it in the comment, skips the record", () => {
+    const t = at([
+      'w 60 IN A 192.0.2.1 ; AWS routing="WEIGHTED" weight=10 identifier="blue"',
+      "v A 192.0.2.2",
+    ]);
+    expect(t.skipped.map((s) => [s.line, s.text])).toEqual([[2, "w.example.com. A 192.0.2.1"]]);
+    expect(t.skipped[0]?.reason).toMatch(/weight/);
+    expect(t.records.map((r) => r.record.name)).toEqual(["v"]);
+  });
+
   it("an owner outside the zone's domain is skipped, naming the domain", () => {
     const t = at(["out.example.org. A 192.0.2.1", "notexample.com. A 192.0.2.2", "in A 192.0.2.3"]);
     expect(t.skipped.map((s) => [s.line, s.reason])).toEqual([
@@ -118,7 +129,9 @@ describe("records the DNS host keeps for itself, or the API cannot hold, are ski
         Buffer.from([0xe9]),
         Buffer.from(' A 192.0.2.1\nt TXT "a'),
         Buffer.from([0xfe]),
-        Buffer.from('"\nok A 192.0.2.2\n'),
+        Buffer.from('"\nok A 192.0.2.2\nx'),
+        Buffer.from([0x80, 0x9f]),
+        Buffer.from(" A 192.0.2.3\n"),
       ]),
     );
     const reason =
@@ -127,6 +140,7 @@ describe("records the DNS host keeps for itself, or the API cannot hold, are ski
     expect(t.skipped).toEqual([
       { line: 2, text: "n\\xE9.example.com. A 192.0.2.1", reason },
       { line: 3, text: 't.example.com. TXT "a\\xFE"', reason },
+      { line: 5, text: "x\\x80\\x9F.example.com. A 192.0.2.3", reason },
     ]);
     expect(t.records.map((r) => r.record.name)).toEqual(["ok"]);
   });

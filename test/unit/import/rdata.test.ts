@@ -138,19 +138,22 @@ describe("TXT", () => {
     const t = zone([
       `a TXT "${e127}x" "tail"`,
       `b TXT "${"y".repeat(255)}" "${"z".repeat(255)}" "end"`,
+      `d TXT "${"v".repeat(255)}" "${"w".repeat(255)}"`,
       // 255 bytes written with escapes: 85 of \\065 are 85 bytes, 340 characters.
       `c TXT "${"\\065".repeat(85)}${"w".repeat(170)}" "!"`,
     ]);
     expect(t.records.map((r) => r.record.content)).toEqual([
       `${e127}xtail`,
       `${"y".repeat(255)}${"z".repeat(255)}end`,
+      `${"v".repeat(255)}${"w".repeat(255)}`,
       `${"A".repeat(85)}${"w".repeat(170)}!`,
     ]);
     expect(t.changes.map((c) => [c.line, c.change])).toEqual([
       [2, "2 TXT strings joined into one value, no space added: one value split at 255 bytes"],
       [3, "3 TXT strings joined into one value, no space added: one value split at 255 bytes"],
       [4, "2 TXT strings joined into one value, no space added: one value split at 255 bytes"],
-      [4, "escapes decoded"],
+      [5, "2 TXT strings joined into one value, no space added: one value split at 255 bytes"],
+      [5, "escapes decoded"],
     ]);
   });
 
@@ -301,6 +304,21 @@ describe("the domain as {domainname}: whole labels only", () => {
     ]) {
       expect(place(text)).toEqual({ text, count: 0 });
     }
+  });
+
+  it("a label character on either side keeps it a part of another name; any other character does not", () => {
+    for (const char of ["a", "z", "A", "Z", "0", "9", "_", "-"]) {
+      expect(place(`${char}example.com`), char).toEqual({ text: `${char}example.com`, count: 0 });
+      expect(place(`example.com${char}`), char).toEqual({ text: `example.com${char}`, count: 0 });
+      expect(place(`example.com.${char}`), char).toEqual({ text: `example.com.${char}`, count: 0 });
+    }
+    for (const char of ["@", "/", ":", " ", "=", '"', "."]) {
+      expect(place(`${char}example.com${char}`), char).toEqual({
+        text: `${char}{domainname}${char}`,
+        count: 1,
+      });
+    }
+    expect(place("example.com. x")).toEqual({ text: "{domainname}. x", count: 1 });
   });
 
   it("nothing is replaced with keepDomain, nor for the root", () => {
@@ -467,6 +485,8 @@ describe("host names in rdata (CNAME, NS, MX, SRV)", () => {
     );
     expect(refusal(["@ MX 65536 mail."])).toMatch(/^z\.zone:2: expected MX data/);
     expect(refusal(["@ MX -1 mail."])).toMatch(/^z\.zone:2: expected MX data/);
+    expect(refusal(["@ MX 1x mail."])).toMatch(/^z\.zone:2: expected MX data/);
+    expect(refusal(["@ MX x1 mail."])).toMatch(/^z\.zone:2: expected MX data/);
     expect(refusal(["s SRV 1 2 3"])).toBe(
       'z.zone:2: expected SRV data of the form <priority> <weight> <port> <target>; got "1 2 3"',
     );
@@ -552,6 +572,10 @@ describe("TLSA (RFC 6698)", () => {
       "3 1 x ab",
       '3 1 1 "ab"',
       "3 1 1 ab zz",
+      "3 1 1 abzz",
+      "3 1 1 zzab",
+      "3x 1 1 ab",
+      "x3 1 1 ab",
     ])
       expect(refusal([`t TLSA ${rdata}`])).toMatch(/^z\.zone:2: expected TLSA data/);
   });
