@@ -67,8 +67,8 @@ function projectFile(settings: ProgramSettings, runtime: string, extra = ""): st
 function fields(
   record: ImportedTemplate["records"][number]["record"],
   str: (text: string) => string,
-  num: (value: number) => string = String,
-  key: (name: string) => string = (k) => k,
+  num: (value: number) => string,
+  key: (name: string) => string,
 ): string[] {
   return recordFields(record).map(([k, v]) => `${key(k)}${typeof v === "number" ? num(v) : str(v)}`);
 }

@@ -180,6 +180,8 @@ describe("generic data that cannot be read is refused, naming the file and the l
   it("a length that is missing or no number", () => {
     expect(refusal("A", [word("\\#")])).toBe(form);
     expect(refusal("A", [word("\\#"), word("four"), word("C0000201")])).toBe(form);
+    expect(refusal("A", [word("\\#"), word("4x"), word("C0000201")])).toBe(form);
+    expect(refusal("A", [word("\\#"), word("x4"), word("C0000201")])).toBe(form);
     expect(refusal("A", [word("\\#"), { text: "4", quoted: true }, word("C0000201")])).toBe(form);
   });
 

@@ -72,6 +72,19 @@ describe("resource names", () => {
     ]);
   });
 
+  it("every letter, digit, _ and - kept; a letter first", () => {
+    expect(resourceNames(["A", "Z1", "a", "z", "aAZz09_-", "0aAZz09_-.x", "_a", "-a"])).toEqual([
+      "A",
+      "Z1",
+      "a",
+      "z",
+      "aAZz09_-",
+      "template-0aAZz09_--x",
+      "template-_a",
+      "template--a",
+    ]);
+  });
+
   it("cut to 40 characters", () => {
     expect(resourceNames(["w".repeat(41), `x.${"y".repeat(50)}`])).toEqual([
       "w".repeat(40),
@@ -226,6 +239,15 @@ describe("Go interpreted string literals", () => {
 
   it("a lone surrogate, which no Go string can hold, is refused naming it", () => {
     expect(() => goLiteral("a\udc80")).toThrow("a lone surrogate (U+dc80) cannot be written in a Go string");
+    expect(() => goLiteral("\udfff")).toThrow("a lone surrogate (U+dfff) cannot be written in a Go string");
+    // Next to the surrogates: an unassigned code point is an escape, a private-use one is itself.
+    expect(goLiteral("\ud7ff\ue000")).toBe('"\\ud7ff\ue000"');
+  });
+
+  it("the last code point of the BMP is \\u, the first above it that is invisible \\U", () => {
+    expect(goLiteral("\uffff")).toBe('"\\uffff"');
+    expect(tsLiteral("\uffff")).toBe('"\\uffff"');
+    expect(goLiteral("\u{e0000}\u{10000}")).toBe('"\\U000e0000\u{10000}"');
   });
 });
 
