@@ -5,11 +5,13 @@
  * program cannot be written, and the summary it prints on success; each flag reaching the program
  * it writes. Run in this process, with its output captured.
  */
+
+import { EventEmitter } from "node:events";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { runImportCommand } from "../../../provider/cli/import";
+import { quietOnClosedPipe, runImportCommand } from "../../../provider/cli/import";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -317,5 +319,22 @@ describe("where the program goes", () => {
     );
     expect(fs.readdirSync(out).sort()).toEqual(["Pulumi.yaml", "keep"]);
     expect(fs.readlinkSync(path.join(out, "Pulumi.yaml"))).toBe("nowhere");
+  });
+});
+
+describe("a reader that stops reading (| head)", () => {
+  it("EPIPE ends the command with the code given, quietly; any other error of the stream is thrown", () => {
+    const stream = new EventEmitter();
+    const exits: number[] = [];
+    quietOnClosedPipe(
+      stream,
+      () => 3,
+      (code) => exits.push(code),
+    );
+    stream.emit("error", Object.assign(new Error("write EPIPE"), { code: "EPIPE" }));
+    expect(exits).toEqual([3]);
+    const other = Object.assign(new Error("write EIO"), { code: "EIO" });
+    expect(() => stream.emit("error", other)).toThrow(other);
+    expect(exits).toEqual([3]);
   });
 });
