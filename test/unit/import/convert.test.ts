@@ -207,6 +207,29 @@ describe("what check() refuses is skipped with check()'s reason, never sent", ()
     );
   });
 
+  it("records past the tenth are named by their own lines", () => {
+    const filler = Array.from({ length: 10 }, (_, i) => `f${i} A 192.0.2.${i + 1}`);
+    const t = at([...filler, "c CNAME x.example.net.", "c A 192.0.2.99"]);
+    expect(t.skipped.map((s) => [s.line, s.reason])).toEqual([
+      [
+        13,
+        'check() refuses it: name: "c" holds both a CNAME (line 12) and an A (line 13); a CNAME must be the only record at its name: remove one of them or give it another name',
+      ],
+    ]);
+  });
+
+  it("a record refused on its own for several reasons: each, joined by ;", () => {
+    expect(at(["bad!name A 999.1.1.1"]).skipped[0]?.reason).toMatch(
+      /^check\(\) refuses it: name: "bad!name" is not a valid name: [^;]*; content: A records need an IPv4 address/,
+    );
+  });
+
+  it("a CNAME to itself names its own line", () => {
+    expect(at(["ok A 192.0.2.1", "d CNAME d"]).skipped[0]?.reason).toMatch(
+      /the CNAME chain "d" -> "d" loops \(line 3\)/,
+    );
+  });
+
   it("a warning of the template checks skips nothing", () => {
     const t = at(['@ TXT "v=spf1 +all"']);
     expect(t.skipped).toEqual([]);
@@ -325,6 +348,7 @@ describe("a zone of the root (convertEntries called directly)", () => {
       },
     ];
     const t = convertEntries(entries, { domain: ".", keepDomain: false, keepApexNs: false, file: "f" });
+    expect(t.changes).toEqual([]);
     expect(t.records).toEqual([
       { line: 1, record: { name: "www.example", type: "A", content: "192.0.2.1" } },
     ]);

@@ -192,6 +192,9 @@ describe("generic data that cannot be read is refused, naming the file and the l
     expect(refusal("A", [word("\\#"), word("2"), word("C00")])).toBe(
       `${form}; "C00" is not hex digits in pairs`,
     );
+    expect(refusal("A", [word("\\#"), word("4"), word("C000"), { text: "0201", quoted: true }])).toBe(
+      `${form}; "C0000201" is not hex digits in pairs`,
+    );
     expect(refusal("A", [word("\\#"), word("4"), { text: "C0000201", quoted: true }])).toBe(
       `${form}; "C0000201" is not hex digits in pairs`,
     );

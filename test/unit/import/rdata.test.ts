@@ -7,6 +7,7 @@
  * 7489 (DMARC), RFC 8659 (CAA), RFC 6698 2.2 (TLSA hex, which may hold blanks) and UTS #46 (names
  * outside ASCII in their xn-- form).
  */
+import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type ImportOptions, importZones, ZoneInputError } from "../../../provider/import";
@@ -321,6 +322,16 @@ describe("the domain as {domainname}: whole labels only", () => {
     expect(place("example.com. x")).toEqual({ text: "{domainname}. x", count: 1 });
   });
 
+  it("every occurrence, in any case, for a domain seen the first time", () => {
+    // A domain no other case used: its pattern is built here.
+    const label = `z${randomUUID().slice(0, 8)}`;
+    const domain = { domain: `${label}.example.`, keepDomain: false };
+    expect(placeDomain(`a.${label}.example b.${label.toUpperCase()}.EXAMPLE`, domain)).toEqual({
+      text: "a.{domainname} b.{domainname}",
+      count: 2,
+    });
+  });
+
   it("nothing is replaced with keepDomain, nor for the root", () => {
     expect(place("a.example.com", { domain: "example.com.", keepDomain: true })).toEqual({
       text: "a.example.com",
@@ -459,6 +470,8 @@ describe("host names in rdata (CNAME, NS, MX, SRV)", () => {
   it("the null MX target `.` (RFC 7505) is kept as the root", () => {
     const converted = convertRdata(entry("MX", [word("0"), word(".")]), "MX", DOMAIN, "f");
     expect(converted).toEqual({ content: ".", numbers: { priority: 0 }, changes: [] });
+    const root = { domain: ".", keepDomain: false };
+    expect(convertRdata(entry("MX", [word("0"), word(".")]), "MX", root, "f").content).toBe(".");
   });
 
   it("with the zone's domain the root, names are absolute as read", () => {
