@@ -75,9 +75,9 @@ function packageVersion(): string {
 
 /** The directory the program goes to when `--out` is not given: the first template's id, in the current directory. */
 function defaultOut(templates: readonly ImportedTemplate[]): string {
-  const first = templates[0];
-  // Template ids hold no separator, `.` or `..` (validateTemplateId); the resource name is the fallback.
-  return first ? first.templateId : "dns-templates";
+  // One template per zone file, and there is one at least. Template ids hold no separator, `.` or
+  // `..` (validateTemplateId).
+  return (templates[0] as ImportedTemplate).templateId;
 }
 
 /** What is in `dir`: undefined when it does not exist; refuses a file. */
@@ -214,10 +214,12 @@ export async function runImportCommand(
         : templates.length > positionals.length
           ? `${templates.length} --template values for ${positionals.length} zone files: give one per file, in order`
           : undefined;
-  if (problem !== undefined || !isLanguage(lang)) {
+  if (problem !== undefined) {
     io.stderr.write(`domainapi-import: ${problem}\n\n${USAGE}\n`);
     return 2;
   }
+  // A language: checked above.
+  const language = lang as ProgramLanguage;
   try {
     const sources = [];
     for (const [i, file] of positionals.entries()) {
@@ -237,7 +239,7 @@ export async function runImportCommand(
     }
     const { templates: imported, files } = importProgram(
       sources,
-      lang,
+      language,
       { origin: values.origin, keepDomain: values["keep-domain"], keepApexNs: values["keep-apex-ns"] },
       { packageVersion: packageVersion() },
     );
@@ -284,11 +286,18 @@ function parse(args: readonly string[]) {
   return parseArgs({ args: [...args], allowPositionals: true, options: IMPORT_OPTIONS });
 }
 
-/** A reader that stops reading (`| head`) ends the command quietly, as Unix tools do. */
-function quietOnClosedPipe(stream: NodeJS.WriteStream, code: () => number): void {
+/**
+ * A reader that stops reading `stream` (`| head`) ends the command quietly, as Unix tools do: on
+ * EPIPE, `exit` with `code()`; any other error of the stream is thrown.
+ */
+export function quietOnClosedPipe(
+  stream: NodeJS.EventEmitter,
+  code: () => number,
+  exit: (code: number) => void = process.exit,
+): void {
   stream.on("error", (err: NodeJS.ErrnoException) => {
-    if (err.code === "EPIPE") process.exit(code());
-    throw err;
+    if (err.code !== "EPIPE") throw err;
+    exit(code());
   });
 }
 

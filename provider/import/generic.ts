@@ -31,7 +31,8 @@ const MNEMONICS: ReadonlyMap<number, string> = new Map([
 export function typeMnemonic(type: string): string {
   const upper = type.toUpperCase();
   const number = /^TYPE(\d+)$/.exec(upper)?.[1];
-  return (number !== undefined && MNEMONICS.get(Number(number))) || upper;
+  // Number(undefined) is NaN, which no mnemonic has.
+  return MNEMONICS.get(Number(number)) ?? upper;
 }
 
 /** A byte of a name's label or a character-string in presentation form. */
@@ -81,7 +82,8 @@ class WireReader {
       if (length > 63) throw this.fail("a name in it is compressed or its label is longer than 63 bytes");
       labels.push([...this.take(length)].map((b) => presentByte(b, '.\\"();@$')).join(""));
     }
-    return labels.length === 0 ? "." : `${labels.join(".")}.`;
+    // No label: the root, ".".
+    return `${labels.join(".")}.`;
   }
 
   characterString(): string {

@@ -67,8 +67,8 @@ function projectFile(settings: ProgramSettings, runtime: string, extra = ""): st
 function fields(
   record: ImportedTemplate["records"][number]["record"],
   str: (text: string) => string,
-  num: (value: number) => string = String,
-  key: (name: string) => string = (k) => k,
+  num: (value: number) => string,
+  key: (name: string) => string,
 ): string[] {
   return recordFields(record).map(([k, v]) => `${key(k)}${typeof v === "number" ? num(v) : str(v)}`);
 }
@@ -76,24 +76,31 @@ function fields(
 /** The line width of the repository's Biome configuration (biome.json), which the TypeScript program is formatted to. */
 const TS_LINE_WIDTH = 110;
 
+/**
+ * The blocks of East Asian wide characters and emoji (UAX #11, as wcwidth counts them), first and
+ * last code point: two columns each. U+303F, inside one, is one column.
+ */
+const WIDE: readonly (readonly [number, number])[] = [
+  [0x1100, 0x115f],
+  [0x2e80, 0xa4cf],
+  [0xac00, 0xd7a3],
+  [0xf900, 0xfaff],
+  [0xfe30, 0xfe4f],
+  [0xff00, 0xff60],
+  [0xffe0, 0xffe6],
+  [0x1f300, 0x1f64f],
+  [0x1f900, 0x1f9ff],
+  [0x20000, 0x3fffd],
+];
+
 /** Columns a formatter gives `text`: East Asian wide characters and emoji two, combining marks none. */
 function columns(text: string): number {
   let width = 0;
   for (const char of text) {
     const cp = char.codePointAt(0) as number;
-    if (/\p{Mn}|\p{Me}|\u200b/u.test(char)) continue;
-    const wide =
-      (cp >= 0x1100 && cp <= 0x115f) ||
-      (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
-      (cp >= 0xac00 && cp <= 0xd7a3) ||
-      (cp >= 0xf900 && cp <= 0xfaff) ||
-      (cp >= 0xfe30 && cp <= 0xfe4f) ||
-      (cp >= 0xff00 && cp <= 0xff60) ||
-      (cp >= 0xffe0 && cp <= 0xffe6) ||
-      (cp >= 0x1f300 && cp <= 0x1f64f) ||
-      (cp >= 0x1f900 && cp <= 0x1f9ff) ||
-      (cp >= 0x20000 && cp <= 0x3fffd);
-    width += wide ? 2 : 1;
+    // Zero widths (U+200B) never reach here: every program writes them as escapes (template.ts).
+    if (/\p{Mn}|\p{Me}/u.test(char)) continue;
+    width += cp !== 0x303f && WIDE.some(([first, last]) => cp >= first && cp <= last) ? 2 : 1;
   }
   return width;
 }

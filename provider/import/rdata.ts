@@ -54,6 +54,7 @@ export function characterStringBytes(text: string): { bytes: Uint8Array; escaped
   while (at >= 0 && at + 1 < text.length) {
     pieces.push(encoder.encode(text.slice(from, at)));
     const ddd = text.slice(at + 1, at + 4);
+    // Stryker disable next-line Regex: ddd is three characters at most, so ^ and $ add nothing
     if (/^\d{3}$/.test(ddd) && Number(ddd) <= 255) {
       pieces.push(Uint8Array.of(Number(ddd)));
       from = at + 4;
@@ -99,9 +100,11 @@ function isDkimTagList(text: string): boolean {
     .filter((item) => item !== "");
   const tags: [string, string][] = [];
   for (const item of items) {
-    const match = /^([a-z])\s*=\s*(.*)$/is.exec(item);
+    // `.*` takes the rest of the item (flag s): no $ is needed.
+    const match = /^([a-z])\s*=\s*(.*)/is.exec(item);
     if (!match || !DKIM_TAGS.has((match[1] as string).toLowerCase())) return false;
-    tags.push([(match[1] as string).toLowerCase(), (match[2] as string).trim()]);
+    // The item is trimmed and `\s*` takes the blanks after `=`: the value has none at either end.
+    tags.push([(match[1] as string).toLowerCase(), match[2] as string]);
   }
   const p = tags.find(([tag]) => tag === "p");
   return p !== undefined && /^[A-Za-z0-9+/\s]*={0,2}$/.test(p[1]);
@@ -122,7 +125,7 @@ function txtContent(tokens: readonly Token[], changes: string[]): { text: string
   const decoded = decodeStrings(tokens);
   if (tokens.length === 1) return decoded;
   const lengths = stringLengths(tokens);
-  const splitAt255 = lengths.slice(0, -1).every((n) => n === 255) && (lengths.at(-1) ?? 0) <= 255;
+  const splitAt255 = lengths.every((n, i) => (i < lengths.length - 1 ? n === 255 : n <= 255));
   const form = splitAt255 ? "one value split at 255 bytes" : knownJoinedForm(decoded.text);
   if (form === undefined) {
     throw new NotImportableError(
@@ -150,13 +153,17 @@ const MAX_PATTERNS = 64;
 
 /** Whole-label occurrences of `domain` (without its final dot) in a text. */
 function domainPattern(domain: string): RegExp {
-  let pattern = patterns.get(domain);
-  if (!pattern) {
-    const bare = escapeRegExp(domain.replace(/\.$/, ""));
-    pattern = new RegExp(`(?<![A-Za-z0-9_-])${bare}(?![A-Za-z0-9_-]|\\.[A-Za-z0-9_-])`, "gi");
-    if (patterns.size >= MAX_PATTERNS) patterns.clear();
-    patterns.set(domain, pattern);
-  }
+  return patterns.get(domain) ?? newDomainPattern(domain);
+}
+
+function newDomainPattern(domain: string): RegExp {
+  const bare = escapeRegExp(domain.replace(/\.$/, ""));
+  // Case-insensitive ("i"): [a-z] holds the upper-case letters too.
+  const pattern = new RegExp(`(?<![a-z0-9_-])${bare}(?![a-z0-9_-]|\\.[a-z0-9_-])`, "gi");
+  // Stryker disable next-line EqualityOperator,ConditionalExpression: a bound on memory only; a pattern forgotten is built again alike
+  if (patterns.size >= MAX_PATTERNS) patterns.clear();
+  // Stryker disable next-line CallExpression: the cache saves time only; a pattern not kept is built again alike
+  patterns.set(domain, pattern);
   return pattern;
 }
 
@@ -199,7 +206,7 @@ const LITERAL_PLACEHOLDER = `the zone's text holds ${DOMAIN_PLACEHOLDER} itself:
  * without its final dot gives. Kept as RFC 1035 reads it, and said; undefined for any other name.
  */
 export function doubledDomain(absolute: string, domain: string): string | undefined {
-  if (domain === ".") return undefined;
+  // Under the root, `twice` is `..`, which no absolute name holds.
   const twice = `${domain}${domain}`;
   if (absolute !== twice && !absolute.endsWith(`.${twice}`)) return undefined;
   const meant = absolute.slice(0, -domain.length);
@@ -223,10 +230,10 @@ function hostName(
       entry.line,
       `expected a host name, not a quoted string, in the ${entry.type} record`,
     );
-  if (token.text === ".") return ".";
   const absolute = asciiName(resolveName(token.text, entry.origin, file, entry.line), changes);
-  if (token.text !== "@" && /[A-Z]/.test(token.text)) changes.push(`${token.text} lower-cased`);
-  if (token.text === "@" || !token.text.endsWith(".")) {
+  // `@` holds no letter, and no final dot: it is made absolute, never lower-cased.
+  if (/[A-Z]/.test(token.text)) changes.push(`${token.text} lower-cased`);
+  if (!token.text.endsWith(".")) {
     changes.push(`${token.text} made absolute: ${absolute}`);
     const doubled = doubledDomain(absolute, options.domain);
     if (doubled !== undefined) changes.push(doubled);

@@ -77,15 +77,15 @@ export const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cn}\p{Cs}\u00a0\u1680\u200
 interface LiteralStyle {
   /** The escape of a code point above U+FFFF (`\u{1fffe}`, `\U0001fffe`). */
   readonly astral: (hex: string) => string;
-  /** Whether a lone surrogate can be written (as `\udXXX`); else it is refused. */
-  readonly surrogates: boolean;
+  /** The language's name where a lone surrogate cannot be written, and is refused; absent where it can (as `\udXXX`). */
+  readonly refusesSurrogates?: string;
   /** Whether the literal may be single-quoted where that needs fewer escapes (as Prettier, Biome and Black choose). */
   readonly singleQuotes: boolean;
 }
 
 const SHORT: Readonly<Record<string, string>> = { "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
-function quote(text: string, style: LiteralStyle, language: string): string {
+function quote(text: string, style: LiteralStyle): string {
   const doubles = text.split('"').length - 1;
   const singles = text.split("'").length - 1;
   const q = style.singleQuotes && doubles > singles ? "'" : '"';
@@ -95,8 +95,10 @@ function quote(text: string, style: LiteralStyle, language: string): string {
     if (char === q) out += `\\${q}`;
     else if (SHORT[char] !== undefined) out += SHORT[char];
     else if (INVISIBLE.test(char)) {
-      if (cp >= 0xd800 && cp <= 0xdfff && !style.surrogates) {
-        throw new Error(`a lone surrogate (U+${cp.toString(16)}) cannot be written in a ${language} string`);
+      if (cp >= 0xd800 && cp <= 0xdfff && style.refusesSurrogates !== undefined) {
+        throw new Error(
+          `a lone surrogate (U+${cp.toString(16)}) cannot be written in a ${style.refusesSurrogates} string`,
+        );
       }
       const hex = cp.toString(16);
       out += cp > 0xffff ? style.astral(hex) : `\\u${hex.padStart(4, "0")}`;
@@ -105,31 +107,27 @@ function quote(text: string, style: LiteralStyle, language: string): string {
   return out + q;
 }
 
-const TS_STYLE: LiteralStyle = { astral: (h) => `\\u{${h}}`, surrogates: true, singleQuotes: true };
-const PYTHON_STYLE: LiteralStyle = {
-  astral: (h) => `\\U${h.padStart(8, "0")}`,
-  surrogates: true,
-  singleQuotes: true,
-};
+const TS_STYLE: LiteralStyle = { astral: (h) => `\\u{${h}}`, singleQuotes: true };
+const PYTHON_STYLE: LiteralStyle = { astral: (h) => `\\U${h.padStart(8, "0")}`, singleQuotes: true };
 const GO_STYLE: LiteralStyle = {
   astral: (h) => `\\U${h.padStart(8, "0")}`,
-  surrogates: false,
+  refusesSurrogates: "Go",
   singleQuotes: false,
 };
 const YAML_STYLE: LiteralStyle = {
   astral: (h) => `\\U${h.padStart(8, "0")}`,
-  surrogates: false,
+  refusesSurrogates: "YAML",
   singleQuotes: false,
 };
 
 /** A TypeScript string literal of `text`, quoted as Biome (and Prettier) would leave it. */
 export function tsLiteral(text: string): string {
-  return quote(text, TS_STYLE, "TypeScript");
+  return quote(text, TS_STYLE);
 }
 
 /** A Python string literal of `text`, quoted as Black would leave it (hex escapes lower-case). */
 export function pythonLiteral(text: string): string {
-  return quote(text, PYTHON_STYLE, "Python");
+  return quote(text, PYTHON_STYLE);
 }
 
 /**
@@ -139,7 +137,7 @@ export function pythonLiteral(text: string): string {
  * @throws {Error} a lone surrogate, which no Go string literal can hold
  */
 export function goLiteral(text: string): string {
-  return quote(text, GO_STYLE, "Go");
+  return quote(text, GO_STYLE);
 }
 
 /**
@@ -151,5 +149,5 @@ export function goLiteral(text: string): string {
  */
 export function yamlLiteral(text: string): string {
   // A function, not the string "$$$$": in a replacement string "$$" stands for one "$".
-  return quote(text, YAML_STYLE, "YAML").replaceAll("$", () => "$$");
+  return quote(text, YAML_STYLE).replaceAll("$", () => "$$");
 }
