@@ -4,7 +4,7 @@
  * apex NS set), classes other than IN, Route 53 aliases as cli53 writes them, types the API lacks
  * (with the way forward for SPF, ALIAS and ANAME), owners outside the zone, and whatever the
  * provider's `check()` refuses (the later of a conflicting pair). Written from RFC 1035 5.1, RFC
- * 7208 3.1 (the SPF type), the spec's record types and DECISIONS.md (apex NS kept only on request).
+ * 7208 3.1 (the SPF type), the spec's record types and the apex NS kept only on request (docs/import.md).
  */
 import { describe, expect, it } from "vitest";
 import { type ImportOptions, importZones, ZoneInputError } from "../../../provider/import";
