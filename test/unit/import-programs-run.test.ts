@@ -4,12 +4,14 @@
  * (`<host>.zone` with `<host>.expected.json`, written from each host's documentation). TypeScript
  * runs under Node with this package (its resources under `pulumi.runtime.setMocks`), YAML is read
  * by yaml.v3 and Pulumi YAML's interpolation rule, Go is built against stub SDKs, Python runs with
- * stub modules (./import-languages.ts).
+ * stub modules (./import-languages.ts). The SDK's closure serializer is stubbed: it needs trace
+ * events, which the mutation runner's workers do not offer, and the declared inputs are the point.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { beforeAll, describe, expect, it } from "vitest";
+import * as closure from "@pulumi/pulumi/runtime/closure/serializeClosure";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import * as domainapi from "../../provider";
 import { importProgram, type ProgramLanguage, type ZoneSource } from "../../provider/import";
 import { type ExpectedRecord, ZONE_40, ZONE_40_RECORDS } from "../e2e/import-zone";
@@ -88,6 +90,11 @@ const programs = (lang: ProgramLanguage): string[] =>
 const registered = new Map<string, Record<string, unknown>>();
 
 beforeAll(async () => {
+  vi.spyOn(closure, "serializeFunction").mockResolvedValue({
+    text: "exports.handler = {}",
+    exportName: "handler",
+    containsSecrets: false,
+  });
   await pulumi.runtime.setMocks(
     {
       newResource(args) {
