@@ -12,13 +12,16 @@ import { ZONE_40, ZONE_40_RECORDS, ZONE_40_SKIPPED } from "../e2e/import-zone";
 const source = { text: ZONE_40, file: "example.com.zone", templateId: "web" };
 
 describe("importing the 40-record zone", () => {
-  const [web] = importZones([source]);
+  // Imported in each test, never while tests are collected: a mutation run attributes code run
+  // outside a test to every test.
+  const imported = () => importZones([source])[0];
 
   it("gives exactly the zone's records, as written out by hand", () => {
-    expect(web?.records.map((r) => r.record)).toEqual(ZONE_40_RECORDS);
+    expect(imported()?.records.map((r) => r.record)).toEqual(ZONE_40_RECORDS);
   });
 
   it("skips each record the API cannot hold or check() refuses, with its line and reason", () => {
+    const web = imported();
     expect(web?.skipped.map((s) => s.line)).toEqual(ZONE_40_SKIPPED.map((s) => s.line));
     for (const [i, expected] of ZONE_40_SKIPPED.entries())
       expect(web?.skipped[i]?.reason).toMatch(expected.reason);
