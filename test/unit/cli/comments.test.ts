@@ -22,12 +22,14 @@ import { parsePreview } from "../../../provider/cli/preview";
 import { planComment, planExpectation } from "../../../provider/cli/review";
 
 const fixtures = path.join(__dirname, "..", "..", "fixtures", "preview");
-const update = parsePreview(fs.readFileSync(path.join(fixtures, "update.json"), "utf8"));
-const failed = parsePreview(fs.readFileSync(path.join(fixtures, "failed.json"), "utf8"));
+// Made in each test, never while tests are collected: a mutation run attributes code run outside a
+// test to every test.
+const update = () => parsePreview(fs.readFileSync(path.join(fixtures, "update.json"), "utf8"));
+const failed = () => parsePreview(fs.readFileSync(path.join(fixtures, "failed.json"), "utf8"));
 
 const HEAD = "0123456789abcdef0123456789abcdef01234567";
 const EARLIER = "89abcdef0123456789abcdef0123456789abcdef";
-const REVIEWED = planExpectation(update) as string;
+const reviewed = () => planExpectation(update()) as string;
 const FORGED = "web=00000000000000000000000000000000";
 
 /** A comment as `gh api repos/O/R/issues/N/comments` returns it (the fields that matter, and a few that do not). */
@@ -42,15 +44,15 @@ function comment(login: string, body: string, id = 1): PullRequestComment & Reco
 }
 
 /** The workflow's comment: the plan of `commit`, with the sticky action's marker appended. */
-const bot = (commit: string, preview = update) =>
+const bot = (commit: string, preview = update()) =>
   comment(DEFAULT_AUTHOR, `${planComment(preview, { commit })}\n${DEFAULT_MARKER}`, 10);
 
 const selection = { commit: HEAD, author: DEFAULT_AUTHOR, marker: DEFAULT_MARKER };
 
 describe("the reviewed plan of a merged pull request", () => {
   it("the bot's comment for the merged head commit, alone: its plan", () => {
-    expect(REVIEWED).toMatch(/^\S+=[0-9a-f]{32}( \S+=[0-9a-f]{32})+$/);
-    expect(reviewedPlan([bot(HEAD)], selection)).toEqual({ ok: true, value: REVIEWED });
+    expect(reviewed()).toMatch(/^\S+=[0-9a-f]{32}( \S+=[0-9a-f]{32})+$/);
+    expect(reviewedPlan([bot(HEAD)], selection)).toEqual({ ok: true, value: reviewed() });
   });
 
   it("a later comment by another user holding a plan line (and the marker): still the bot's plan", () => {
@@ -59,7 +61,7 @@ describe("the reviewed plan of a merged pull request", () => {
       `### DNS record plan\n\nDOMAINAPI_EXPECT_PLAN='${FORGED}'\n<!-- domainapi-plan commit=${HEAD} -->\n${DEFAULT_MARKER}`,
       11,
     );
-    expect(reviewedPlan([bot(HEAD), forged], selection)).toEqual({ ok: true, value: REVIEWED });
+    expect(reviewedPlan([bot(HEAD), forged], selection)).toEqual({ ok: true, value: reviewed() });
     // Without the bot's comment, the forged one yields nothing, and the message names who was ignored.
     const alone = reviewedPlan([forged], selection);
     expect(alone).toEqual({ ok: false, reason: expect.stringMatching(/no plan comment of the workflow/) });
@@ -67,12 +69,12 @@ describe("the reviewed plan of a merged pull request", () => {
   });
 
   it("a quoted reply to the bot's comment is never read; alone it yields nothing", () => {
-    const quoted = planComment(update, { commit: HEAD })
+    const quoted = planComment(update(), { commit: HEAD })
       .split("\n")
       .map((l) => `> ${l}`)
       .join("\n");
     const reply = comment("alice", `${quoted}\n\nLooks good, but:\n\nDOMAINAPI_EXPECT_PLAN=${FORGED}`, 12);
-    expect(reviewedPlan([bot(HEAD), reply], selection)).toEqual({ ok: true, value: REVIEWED });
+    expect(reviewedPlan([bot(HEAD), reply], selection)).toEqual({ ok: true, value: reviewed() });
     expect(reviewedPlan([reply], selection).ok).toBe(false);
   });
 
@@ -93,11 +95,11 @@ describe("the reviewed plan of a merged pull request", () => {
   });
 
   it("the bot's comment of a failed preview, or one made without --commit: stops, saying which", () => {
-    const failedResult = reviewedPlan([bot(HEAD, failed)], selection);
+    const failedResult = reviewedPlan([bot(HEAD, failed())], selection);
     expect(failedResult.ok ? "" : failedResult.reason).toMatch(
       new RegExp(`the preview of commit ${HEAD} failed`),
     );
-    const unmarked = comment(DEFAULT_AUTHOR, `${planComment(update)}\n${DEFAULT_MARKER}`);
+    const unmarked = comment(DEFAULT_AUTHOR, `${planComment(update())}\n${DEFAULT_MARKER}`);
     const result = reviewedPlan([unmarked], selection);
     expect(result.ok ? "" : result.reason).toMatch(/names no commit \(domainapi-plan ran without --commit\)/);
   });
@@ -107,7 +109,7 @@ describe("the reviewed plan of a merged pull request", () => {
     expect(reviewedPlan([app], selection).ok).toBe(false);
     expect(reviewedPlan([app], { ...selection, author: "dns-plans[bot]" })).toEqual({
       ok: true,
-      value: REVIEWED,
+      value: reviewed(),
     });
     expect(reviewedPlan([bot(HEAD)], { ...selection, marker: "<!-- other -->" }).ok).toBe(false);
   });
@@ -121,7 +123,7 @@ describe("the reviewed plan of a merged pull request", () => {
       pages.map((p) => JSON.stringify(p)).join(""),
       JSON.stringify(pages),
     ]) {
-      expect(reviewedPlan(parseComments(text), selection)).toEqual({ ok: true, value: REVIEWED });
+      expect(reviewedPlan(parseComments(text), selection)).toEqual({ ok: true, value: reviewed() });
     }
     expect(() => parseComments('{"message": "Not Found"}')).toThrow(/not the comments of a pull request/);
     expect(() => parseComments("[{]")).toThrow(/the comments are not JSON/);
@@ -152,7 +154,7 @@ describe("domainapi-plan --comments", () => {
 
   it("prints the value of the bot's comment for the commit, else exits 2 with the check that failed", async () => {
     const good = await run(["--comments", write("good.json", [bot(HEAD)]), "--commit", HEAD]);
-    expect(good).toEqual({ code: 0, stdout: `${REVIEWED}\n`, stderr: "" });
+    expect(good).toEqual({ code: 0, stdout: `${reviewed()}\n`, stderr: "" });
     const old = await run(["--comments", write("old.json", [bot(EARLIER)]), "--commit", HEAD]);
     expect(old.code).toBe(2);
     expect(old.stdout).toBe("");
@@ -163,7 +165,7 @@ describe("domainapi-plan --comments", () => {
 
   it("--commit in the Markdown: shown, and marked for the deployment", async () => {
     const file = path.join(dir, "preview.json");
-    fs.writeFileSync(file, JSON.stringify(update));
+    fs.writeFileSync(file, JSON.stringify(update()));
     const { code, stdout } = await run(["--commit", HEAD.toUpperCase(), file]);
     expect(code).toBe(0);
     expect(stdout).toContain(`Planned from commit \`${HEAD}\`.`);
@@ -240,6 +242,6 @@ describe("only what GitHub shows of the bot's comment counts (an edit by anyone 
       new RegExp(`value leaves out template \`${template}\`, whose plan it shows`),
     );
     // The comment as domainapi-plan wrote it gives its value.
-    expect(value(good)).toEqual({ ok: true, value: REVIEWED });
+    expect(value(good)).toEqual({ ok: true, value: reviewed() });
   });
 });

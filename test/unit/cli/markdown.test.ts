@@ -127,10 +127,14 @@ function stepOf(
 describe("the plan of a real preview (captured from the engine)", () => {
   const text = fixture("update.json");
   const doc = JSON.parse(text);
-  const md = markdownOf(text);
+  // Rendered in each test, never while tests are collected: a mutation run attributes code run
+  // outside a test to every test.
+  const md = () => markdownOf(text);
 
   it("has one section per DnsTemplateRecords resource the preview changes, by resource name", () => {
-    const titles = md.split("\n").filter((l) => l.startsWith("**Template"));
+    const titles = md()
+      .split("\n")
+      .filter((l) => l.startsWith("**Template"));
     expect(titles).toEqual([
       "**Template `tpl-2`** (resource `docs`, new): 1 to create (1 request: a PUT, which replaces whatever records the template holds: the API cannot list them, so they are not shown)",
       "**Template `tpl-1`** (resource `legacy`, removed from the program): 0 to create, 0 to update, 1 to delete, 0 unchanged (1 request)",
@@ -141,20 +145,24 @@ describe("the plan of a real preview (captured from the engine)", () => {
     expect(doc.steps.map((s: { urn: string }) => s.urn.split("::").pop())).toEqual(
       expect.arrayContaining(["restore", "dns-dev"]),
     );
-    expect(md).not.toMatch(/Stack|dns-dev/);
-    expect(md.split("\n").filter((l) => l.startsWith("**Domain restore"))).toEqual([
+    expect(md()).not.toMatch(/Stack|dns-dev/);
+    expect(
+      md()
+        .split("\n")
+        .filter((l) => l.startsWith("**Domain restore")),
+    ).toEqual([
       "**Domain restore `shop.example`** (resource `restore`, new): restored from quarantine (1 request: POST /v2/domains/{domain}/restore; a restore cannot be undone)",
     ]);
   });
 
   it("names the id each record has in the state: kept when updated, removed when deleted, new when created", () => {
     const ids = stepOf(doc, "web").oldState?.outputs?.ids as Record<string, string>;
-    const web = md.slice(md.indexOf("**Template `web`**"));
+    const web = md().slice(md().indexOf("**Template `web`**"));
     expect(web).toContain(`- DELETE shop CNAME shops.example.net.         (id ${ids["shop/CNAME"]} removed)`);
     expect(web).toContain(`~ MODIFY @ A content 192.0.2.10 -> 192.0.2.11  (id ${ids["@/A"]} kept)`);
     expect(web).toContain("+ CREATE api A 192.0.2.20                      (new id)");
     const legacyIds = stepOf(doc, "legacy").oldState?.outputs?.ids as Record<string, string>;
-    expect(md).toContain(`- DELETE old A 192.0.2.99  (id ${legacyIds["old/A"]} removed)`);
+    expect(md()).toContain(`- DELETE old A 192.0.2.99  (id ${legacyIds["old/A"]} removed)`);
   });
 
   it("says for every update what the provider itself said about it in the same preview", () => {
@@ -172,7 +180,7 @@ describe("the plan of a real preview (captured from the engine)", () => {
   it("is the same from the engine events of that preview (the Automation API's onEvent)", () => {
     // Engine events carry no stack config: the base address is the one the program's environment gives.
     const events = previewFromEngineEvents(JSON.parse(fixture("update.events.json")));
-    expect(planMarkdown(templatePlans(events, { baseUrl: doc.config["domainapi:baseUrl"] }))).toBe(md);
+    expect(planMarkdown(templatePlans(events, { baseUrl: doc.config["domainapi:baseUrl"] }))).toBe(md());
   });
 
   it("a preview with nothing to change (`--show-sames`: every resource a same step) has no DNS record changes", () => {

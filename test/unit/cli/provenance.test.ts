@@ -13,21 +13,24 @@ import { parsePreview } from "../../../provider/cli/preview";
 import { type PlanRecord, verifiedPlan } from "../../../provider/cli/provenance";
 import { planComment, planExpectation } from "../../../provider/cli/review";
 
-const update = parsePreview(
-  fs.readFileSync(path.join(__dirname, "..", "..", "fixtures", "preview", "update.json"), "utf8"),
-);
+// Made in each test, never while tests are collected: a mutation run attributes code run outside a
+// test to every test.
+const update = () =>
+  parsePreview(
+    fs.readFileSync(path.join(__dirname, "..", "..", "fixtures", "preview", "update.json"), "utf8"),
+  );
 const HEAD = "0123456789abcdef0123456789abcdef01234567";
 const RUN = 42;
-const BODY = `${planComment(update, { commit: HEAD })}\n${runMarker(RUN)}\n${DEFAULT_MARKER}\n`;
+const body = () => `${planComment(update(), { commit: HEAD })}\n${runMarker(RUN)}\n${DEFAULT_MARKER}\n`;
 const selection = { commit: HEAD, author: DEFAULT_AUTHOR, marker: DEFAULT_MARKER };
 
-const comment: PullRequestComment = {
-  body: BODY,
+const comment = (): PullRequestComment => ({
+  body: body(),
   user: { login: DEFAULT_AUTHOR },
   node_id: "IC_1",
   created_at: "2026-11-26T10:01:00Z",
   updated_at: "2026-11-26T10:01:00Z",
-};
+});
 
 type Edit = {
   editedAt: string;
@@ -46,7 +49,7 @@ function record(edits: Edit[] = [], totalCount = edits.length): PlanRecord {
       created_at: "2026-11-26T10:00:00Z",
     },
     meta: { pullRequest: 7, commit: HEAD, run: RUN },
-    comment: BODY,
+    comment: body(),
     reviews: [
       {
         state: "APPROVED",
@@ -73,9 +76,9 @@ const reason = (r: ReturnType<typeof verifiedPlan>) => (r.ok ? `ok ${r.value}` :
 
 describe("the record of a plan comment", () => {
   it("a consistent record: the comment's value", () => {
-    expect(verifiedPlan([comment], selection, record())).toEqual({
+    expect(verifiedPlan([comment()], selection, record())).toEqual({
       ok: true,
-      value: planExpectation(update),
+      value: planExpectation(update()),
     });
   });
 
@@ -85,11 +88,13 @@ describe("the record of a plan comment", () => {
       deletedAt: null,
       editor: { __typename: "User", login: "github-actions" },
     };
-    expect(reason(verifiedPlan([comment], selection, record([user])))).toMatch(
+    expect(reason(verifiedPlan([comment()], selection, record([user])))).toMatch(
       /edited by github-actions at 2026-11-26T10:30:00Z: only the workflow may change it/,
     );
     const ghost = { editedAt: "2026-11-26T10:30:00Z", deletedAt: null, editor: null };
-    expect(reason(verifiedPlan([comment], selection, record([ghost])))).toMatch(/edited by \(deleted user\)/);
+    expect(reason(verifiedPlan([comment()], selection, record([ghost])))).toMatch(
+      /edited by \(deleted user\)/,
+    );
   });
 
   it("a history with a deleted edit, or longer than was fetched: refused, as it cannot be read whole", () => {
@@ -98,16 +103,16 @@ describe("the record of a plan comment", () => {
       deletedAt: "2026-11-26T10:31:00Z",
       editor: { __typename: "Bot", login: "github-actions" },
     };
-    expect(reason(verifiedPlan([comment], selection, record([deleted])))).toMatch(
+    expect(reason(verifiedPlan([comment()], selection, record([deleted])))).toMatch(
       /was deleted from its history/,
     );
-    expect(reason(verifiedPlan([comment], selection, record([], 101)))).toMatch(
+    expect(reason(verifiedPlan([comment()], selection, record([], 101)))).toMatch(
       /has 101 edits and only 0 were fetched/,
     );
   });
 
   it("a second plan comment of the workflow for the same commit: refused", () => {
-    expect(reason(verifiedPlan([comment, { ...comment, node_id: "IC_2" }], selection, record()))).toMatch(
+    expect(reason(verifiedPlan([comment(), { ...comment(), node_id: "IC_2" }], selection, record()))).toMatch(
       /2 plan comments of the workflow are about commit/,
     );
   });
@@ -121,14 +126,14 @@ describe("the record of a plan comment", () => {
       ],
     });
     expect(
-      reason(verifiedPlan([comment], selection, at("APPROVED", "f".repeat(40), "2026-11-26T11:00:00Z"))),
+      reason(verifiedPlan([comment()], selection, at("APPROVED", "f".repeat(40), "2026-11-26T11:00:00Z"))),
     ).toMatch(/no review approved the merged head commit/);
-    expect(reason(verifiedPlan([comment], selection, at("DISMISSED", HEAD, "2026-11-26T11:00:00Z")))).toMatch(
-      /no review approved/,
-    );
-    expect(reason(verifiedPlan([comment], selection, at("APPROVED", HEAD, "2026-11-26T10:01:00Z")))).toMatch(
-      /made or changed at 2026-11-26T10:01:00Z, after the last approval/,
-    );
+    expect(
+      reason(verifiedPlan([comment()], selection, at("DISMISSED", HEAD, "2026-11-26T11:00:00Z"))),
+    ).toMatch(/no review approved/);
+    expect(
+      reason(verifiedPlan([comment()], selection, at("APPROVED", HEAD, "2026-11-26T10:01:00Z"))),
+    ).toMatch(/made or changed at 2026-11-26T10:01:00Z, after the last approval/);
   });
 
   it("an approval by someone outside the repository, by the pull request's author, or taken back by a request for changes does not count", () => {
@@ -146,23 +151,23 @@ describe("the record of a plan comment", () => {
       ["the author", { ...late, user: { login: "author" }, author_association: "COLLABORATOR" }],
     ] as const) {
       expect(
-        reason(verifiedPlan([comment], selection, { ...base, run: rerun, reviews: [real, review] })),
+        reason(verifiedPlan([comment()], selection, { ...base, run: rerun, reviews: [real, review] })),
         who,
       ).toMatch(/made or changed at 2026-11-26T11:20:00Z, after the last approval/);
-      expect(reason(verifiedPlan([comment], selection, { ...base, reviews: [review] })), who).toMatch(
+      expect(reason(verifiedPlan([comment()], selection, { ...base, reviews: [review] })), who).toMatch(
         /^no review approved the merged head commit \w+: .*\(ignored: approvals by (sock|author) \(/,
       );
     }
     const changes = { ...real, state: "CHANGES_REQUESTED", submitted_at: "2026-11-26T11:40:00Z" };
     expect(
-      reason(verifiedPlan([comment], selection, { ...base, reviews: [real, changes] })),
+      reason(verifiedPlan([comment()], selection, { ...base, reviews: [real, changes] })),
       "approved, then asked for changes",
     ).toMatch(
       /^no review approved the merged head commit \w+: .*\(ignored: approvals by r \(changes requested since\)/,
     );
     for (const association of ["OWNER", "MEMBER", "COLLABORATOR"]) {
       const review = { ...late, author_association: association };
-      expect(verifiedPlan([comment], selection, { ...base, run: rerun, reviews: [review] }).ok).toBe(true);
+      expect(verifiedPlan([comment()], selection, { ...base, run: rerun, reviews: [review] }).ok).toBe(true);
     }
   });
 
@@ -172,14 +177,14 @@ describe("the record of a plan comment", () => {
       deletedAt: null,
       editor: { __typename: "Bot", login: "github-actions" },
     };
-    expect(verifiedPlan([comment], selection, record([bot])).ok).toBe(true);
+    expect(verifiedPlan([comment()], selection, record([bot])).ok).toBe(true);
     const base = record();
     const rerun = { ...base, run: { ...base.run!, run_started_at: "2026-11-26T11:20:00Z" } };
-    expect(reason(verifiedPlan([comment], selection, rerun))).toMatch(
+    expect(reason(verifiedPlan([comment()], selection, rerun))).toMatch(
       /made or changed at 2026-11-26T11:20:00Z, after the last approval of commit \w+ \(2026-11-26T11:00:00Z\)/,
     );
     expect(
-      reason(verifiedPlan([comment], selection, { ...base, comment: undefined, meta: undefined })),
+      reason(verifiedPlan([comment()], selection, { ...base, comment: undefined, meta: undefined })),
     ).toMatch(/run 42 has no plan artifact/);
   });
 
@@ -187,14 +192,14 @@ describe("the record of a plan comment", () => {
     const base = record();
     expect(
       reason(
-        verifiedPlan([comment], selection, { ...base, meta: { pullRequest: 8, commit: HEAD, run: RUN } }),
+        verifiedPlan([comment()], selection, { ...base, meta: { pullRequest: 8, commit: HEAD, run: RUN } }),
       ),
     ).toMatch(/artifact of run 42 is of run 42, pull request #8/);
-    expect(reason(verifiedPlan([comment], selection, { ...base, run: { ...base.run!, id: 41 } }))).toMatch(
+    expect(reason(verifiedPlan([comment()], selection, { ...base, run: { ...base.run!, id: 41 } }))).toMatch(
       /record is of run 41; the comment names run 42/,
     );
     expect(
-      reason(verifiedPlan([comment], selection, { ...base, run: { ...base.run!, conclusion: "failure" } })),
+      reason(verifiedPlan([comment()], selection, { ...base, run: { ...base.run!, conclusion: "failure" } })),
     ).toMatch(/run 42 ended in failure/);
   });
 });
