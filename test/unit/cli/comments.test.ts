@@ -186,32 +186,32 @@ describe("domainapi-plan --comments", () => {
 
 describe("only what GitHub shows of the bot's comment counts (an edit by anyone with write access)", () => {
   const value = (body: string) => reviewedPlan([comment(DEFAULT_AUTHOR, body, 10)], selection);
-  const good = bot(HEAD).body as string;
+  const good = () => bot(HEAD).body as string;
   const valueLine = /```text\nDOMAINAPI_EXPECT_PLAN='([^']*)'\n```/;
 
   it("a value moved into an HTML comment, invisible on GitHub: refused, saying so", () => {
-    const hidden = good.replace(valueLine, "<!--\nDOMAINAPI_EXPECT_PLAN='$1'\n-->");
+    const hidden = good().replace(valueLine, "<!--\nDOMAINAPI_EXPECT_PLAN='$1'\n-->");
     expect(value(hidden)).toEqual({
       ok: false,
       reason: expect.stringMatching(
         /shows no DOMAINAPI_EXPECT_PLAN value \(and 1 in an HTML comment, not shown on GitHub\)/,
       ),
     });
-    const inline = good.replace(
+    const inline = good().replace(
       valueLine,
       "```text\nDOMAINAPI_EXPECT_PLAN='$1'\n```\n<!-- DOMAINAPI_EXPECT_PLAN='web=00000000000000000000000000000000' -->",
     );
     expect(value(inline).ok ? "" : (value(inline) as { reason: string }).reason).toMatch(
       /beside its value line \(1 in an HTML comment, not shown on GitHub\)/,
     );
-    const unclosed = good.replace(valueLine, "<!-- DOMAINAPI_EXPECT_PLAN='$1'");
+    const unclosed = good().replace(valueLine, "<!-- DOMAINAPI_EXPECT_PLAN='$1'");
     expect(value(unclosed).ok).toBe(false);
   });
 
   it("a value outside the code block, or a second one: refused", () => {
-    const loose = good.replace(valueLine, "DOMAINAPI_EXPECT_PLAN='$1'");
+    const loose = good().replace(valueLine, "DOMAINAPI_EXPECT_PLAN='$1'");
     expect((value(loose) as { reason: string }).reason).toMatch(/\(and 1 outside a code block\)/);
-    const two = good.replace(
+    const two = good().replace(
       valueLine,
       "```text\nDOMAINAPI_EXPECT_PLAN='$1'\n```\n\n```text\nDOMAINAPI_EXPECT_PLAN='$1'\n```",
     );
@@ -219,17 +219,17 @@ describe("only what GitHub shows of the bot's comment counts (an edit by anyone 
   });
 
   it("a value for a template the comment never shows, a digest not the shown one, a shown template left out", () => {
-    const [, pairs] = valueLine.exec(good) as RegExpExecArray;
+    const [, pairs] = valueLine.exec(good()) as RegExpExecArray;
     const first = (pairs as string).split(" ")[0] as string;
     const [template, digest] = first.split("=") as [string, string];
-    const extra = good.replace(
+    const extra = good().replace(
       valueLine,
       `\`\`\`text\nDOMAINAPI_EXPECT_PLAN='${pairs} unshown=0123456789abcdef0123456789abcdef'\n\`\`\``,
     );
     expect((value(extra) as { reason: string }).reason).toMatch(
       /value names template `unshown`, whose plan the comment does not show/,
     );
-    const other = good.replace(valueLine, (m) =>
+    const other = good().replace(valueLine, (m) =>
       m.replace(`${template}=${digest}`, `${template}=0123456789abcdef0123456789abcdef`),
     );
     expect((value(other) as { reason: string }).reason).toMatch(
@@ -237,11 +237,11 @@ describe("only what GitHub shows of the bot's comment counts (an edit by anyone 
         `gives template \`${template}\` the digest 0123456789abcdef0123456789abcdef, but the plan shown for it has ${digest}`,
       ),
     );
-    const fewer = good.replace(valueLine, (m) => m.replace(`${first} `, ""));
+    const fewer = good().replace(valueLine, (m) => m.replace(`${first} `, ""));
     expect((value(fewer) as { reason: string }).reason).toMatch(
       new RegExp(`value leaves out template \`${template}\`, whose plan it shows`),
     );
     // The comment as domainapi-plan wrote it gives its value.
-    expect(value(good)).toEqual({ ok: true, value: reviewed() });
+    expect(value(good())).toEqual({ ok: true, value: reviewed() });
   });
 });
