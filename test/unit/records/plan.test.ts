@@ -348,10 +348,12 @@ describe("requestOf / namesRecordIds", () => {
 
 describe("searchVanished / withoutVanished", () => {
   const held = ["a", "b", "c", "d"].map((id) => state(id, { name: id, type: "TXT", content: id }));
-  const refused = verifyPlan(held).requests[0]!.corrections;
+  // Planned in each test, never while tests are collected: a mutation run attributes code run outside
+  // a test to every test.
+  const refused = () => verifyPlan(held).requests[0]!.corrections;
 
   it("gallops (1, then 2 records...), halves a refused probe, and skips the question it knows the answer to", () => {
-    const search = searchVanished(refused, { purge: false });
+    const search = searchVanished(refused(), { purge: false });
     const probes: string[][] = [];
     let step = search.next();
     while (!step.done) {
@@ -367,10 +369,10 @@ describe("searchVanished / withoutVanished", () => {
   });
 
   it("needs no probe for a single refused correction, and never probes an add (it names no id)", () => {
-    const one = searchVanished(refused.slice(0, 1), { purge: false }).next();
+    const one = searchVanished(refused().slice(0, 1), { purge: false }).next();
     expect(one.done).toBe(true);
-    expect(one.value).toEqual({ vanished: refused.slice(0, 1), rewrite: false });
-    const withAdd = searchVanished([...refused.slice(0, 2), createCorrection(want(txt))], { purge: false });
+    expect(one.value).toEqual({ vanished: refused().slice(0, 1), rewrite: false });
+    const withAdd = searchVanished([...refused().slice(0, 2), createCorrection(want(txt))], { purge: false });
     const probes: Correction[][] = [];
     for (let step = withAdd.next(); !step.done; step = withAdd.next(false)) probes.push(step.value);
     expect(probes.flat().some((c) => c.kind === "create")).toBe(false);
@@ -380,14 +382,14 @@ describe("searchVanished / withoutVanished", () => {
 describe("applyAccepted", () => {
   const current = [state("d", txt), state("u", mx10), state("k", wwwA)];
   const newRecord = want({ name: "new", type: "A", content: "192.0.2.7" }, "new/A");
-  const plan = planUpdate(
-    current,
-    [want(wwwA, "www/A"), want({ ...mx10, priority: 30 }, "@/MX"), newRecord],
-    PURGE,
-  );
-  const request = plan.requests[0]!;
+  // Planned in each test, never while tests are collected: a mutation run attributes code run outside
+  // a test to every test.
+  const planned = () =>
+    planUpdate(current, [want(wwwA, "www/A"), want({ ...mx10, priority: 30 }, "@/MX"), newRecord], PURGE)
+      .requests[0]!;
 
   it("removes dels, updates in place, keys verified records as declared, adds under the new id, in canonical order", () => {
+    const request = planned();
     expect(applyAccepted(current, request.corrections, ["n1"])).toEqual([
       state("u", { ...mx10, priority: 30 }, "@/MX"),
       state("n1", { name: "new", type: "A", content: "192.0.2.7" }, "new/A"),
@@ -396,12 +398,14 @@ describe("applyAccepted", () => {
   });
 
   it("does not change its input", () => {
+    const request = planned();
     const copy = structuredClone(current);
     applyAccepted(current, request.corrections, ["n1"]);
     expect(current).toEqual(copy);
   });
 
   it("refuses a wrong number of new ids", () => {
+    const request = planned();
     expect(() => applyAccepted(current, request.corrections, [])).toThrow(
       "the request added 1 record(s) but 0 record id(s) came back ([])",
     );
@@ -415,6 +419,7 @@ describe("applyAccepted", () => {
   });
 
   it("refuses a new id that is empty or already used", () => {
+    const request = planned();
     expect(() => applyAccepted(current, request.corrections, ["k"])).toThrow(
       'the record id "k" came back for a new record',
     );
@@ -422,6 +427,7 @@ describe("applyAccepted", () => {
   });
 
   it("treats a del of a record already gone as done, and never brings back a record gone before its update", () => {
+    const request = planned();
     const withoutDeleted = current.filter((r) => r.recordId !== "d");
     expect(applyAccepted(withoutDeleted, request.corrections, ["n1"])).toHaveLength(3);
     const withoutUpdated = current.filter((r) => r.recordId !== "u");
