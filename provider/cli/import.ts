@@ -147,7 +147,8 @@ async function writeWhole(given: string, files: Record<string, string>, force: b
       for (const name of names) await writeFile(path.join(temp, name), files[name] as string);
       await rename(temp, out);
     } catch (err) {
-      await rm(temp, { recursive: true, force: true });
+      // temp, this command's own, is there until the rename succeeds: no force needed.
+      await rm(temp, { recursive: true });
       throw err;
     }
     return [];
@@ -170,13 +171,14 @@ async function writeWhole(given: string, files: Record<string, string>, force: b
       moved.push(name);
     }
   } catch (err) {
-    // Back as it was: the program's files out, the user's back in.
-    for (const name of moved) await rm(path.join(out, name), { force: true });
+    // Back as it was: the program's files out, the user's back in. Each named file, and temp, is
+    // there: moved into place by this command, or made by it.
+    for (const name of moved) await rm(path.join(out, name));
     for (const name of replaced) await rename(path.join(aside, name), path.join(out, name));
-    await rm(temp, { recursive: true, force: true });
+    await rm(temp, { recursive: true });
     throw err;
   }
-  await rm(temp, { recursive: true, force: true });
+  await rm(temp, { recursive: true });
   return replaced;
 }
 
