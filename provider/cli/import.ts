@@ -303,16 +303,29 @@ export function quietOnClosedPipe(
   });
 }
 
-if (require.main === module) {
-  quietOnClosedPipe(process.stdout, () => 0);
-  quietOnClosedPipe(process.stderr, () => Number(process.exitCode ?? 1));
-  runImportCommand(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err) => {
-      process.stderr.write(`domainapi-import: ${err instanceof Error ? err.message : String(err)}\n`);
-      process.exitCode = 1;
-    },
-  );
+/** What {@link runAsCommand} needs of the process: its arguments, its streams, its exit status. */
+export interface CommandProcess {
+  readonly argv: readonly string[];
+  readonly stdout: NodeJS.EventEmitter & { write(text: string): unknown };
+  readonly stderr: NodeJS.EventEmitter & { write(text: string): unknown };
+  exitCode: number | string | null | undefined;
+  exit(code: number): void;
 }
+
+/**
+ * `domainapi-import` as its binary runs it: the arguments after `node` and the script, the exit
+ * status the command returns (1, said, for a failure it did not foresee), a closed pipe quiet.
+ */
+export async function runAsCommand(proc: CommandProcess = process): Promise<void> {
+  const exit = (code: number): void => proc.exit(code);
+  quietOnClosedPipe(proc.stdout, () => 0, exit);
+  quietOnClosedPipe(proc.stderr, () => Number(proc.exitCode ?? 1), exit);
+  try {
+    proc.exitCode = await runImportCommand(proc.argv.slice(2), proc);
+  } catch (err) {
+    proc.stderr.write(`domainapi-import: ${err instanceof Error ? err.message : String(err)}\n`);
+    proc.exitCode = 1;
+  }
+}
+
+if (require.main === module) void runAsCommand();
