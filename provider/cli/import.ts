@@ -96,14 +96,12 @@ async function entriesOf(dir: string): Promise<string[] | undefined> {
  * would fail, or replace the link), so that `--out` a link to a directory writes into that directory.
  */
 async function followLink(out: string): Promise<string> {
-  let isLink: boolean;
   try {
-    isLink = (await lstat(out)).isSymbolicLink();
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return out;
-    throw err;
+    if (!(await lstat(out)).isSymbolicLink()) return out;
+  } catch {
+    // Nothing there (a new directory), or a path that cannot be reached: entriesOf's stat says which.
+    return out;
   }
-  if (!isLink) return out;
   try {
     return await realpath(out);
   } catch (err) {

@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type CommandProcess, runAsCommand } from "../../../provider/cli/import";
+import { type CommandProcess, runAsCommand, runImportCommand } from "../../../provider/cli/import";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -85,6 +85,14 @@ describe("the binary's process", () => {
     expect(proc.stderr.text).toBe("domainapi-import: write EIO\n");
   });
 
+  it("a stream that throws a value that is no Error: the value is said, exit status 1", async () => {
+    const proc = fakeProcess(["--help"]);
+    proc.stdout.fail = "stdout is gone" as unknown as Error;
+    await runAsCommand(proc);
+    expect(proc.exitCode).toBe(1);
+    expect(proc.stderr.text).toBe("domainapi-import: stdout is gone\n");
+  });
+
   it("a reader that closes either pipe ends it quietly: 0 for stdout, its exit status (1 if none yet) for stderr", async () => {
     const proc = fakeProcess(["--help"]);
     await runAsCommand(proc);
@@ -95,5 +103,31 @@ describe("the binary's process", () => {
     proc.exitCode = undefined;
     proc.stderr.emit("error", epipe());
     expect(proc.exits).toEqual([0, 2, 1]);
+  });
+});
+
+describe("runImportCommand with streams of a program's own", () => {
+  it("a write that throws a value that is no Error, once the program is written: the value is said, exit 1", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "domainapi-import-process-"));
+    dirs.push(dir);
+    const zone = path.join(dir, "example.com.txt");
+    fs.writeFileSync(zone, CLOUDFLARE);
+    let stderr = "";
+    const code = await runImportCommand([zone, "--lang", "go", "--out", path.join(dir, "dns")], {
+      stdout: {
+        write: () => {
+          throw "the log is full";
+        },
+      },
+      stderr: { write: (t: string) => (stderr += t) },
+    });
+    expect(code).toBe(1);
+    expect(stderr).toBe("domainapi-import: the log is full\n");
+    expect(fs.readdirSync(path.join(dir, "dns")).sort()).toEqual([
+      "Pulumi.yaml",
+      "go.mod",
+      "import-report.md",
+      "main.go",
+    ]);
   });
 });

@@ -125,6 +125,38 @@ describe("--force into a project whose write fails halfway: everything back as i
   });
 });
 
+describe("--out and symbolic links", () => {
+  it("a failure under a directory reached through a link names the paths as the user gave them", async () => {
+    const { dir, zone, before } = project();
+    fs.symlinkSync(dir, path.join(dir, "via"));
+    const out = path.join(dir, "via", "project");
+    failing.when = (to) => to === path.join(out, "index.ts");
+    const result = await run([zone, "--out", out, "--force"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^domainapi-import: cannot write the program into ${escapeRegExp(out)} \\(EIO: i/o error, rename '${escapeRegExp(out)}/\\.domainapi-import-[^/]+/program/index\\.ts' -> '${escapeRegExp(path.join(out, "index.ts"))}'\\): ${NOTHING_WRITTEN}$`,
+      ),
+    );
+    fs.rmSync(path.join(dir, "via"));
+    expect(contents(dir)).toEqual(before);
+  });
+
+  it("a link that leads to itself is no missing directory: the loop is named, exit 1, nothing written", async () => {
+    const dir = tempDir();
+    const zone = path.join(dir, "example.com.zone");
+    fs.writeFileSync(zone, ZONE);
+    const out = path.join(dir, "loop");
+    fs.symlinkSync("loop", out);
+    const result = await run([zone, "--out", out]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `domainapi-import: cannot write the program into ${out} (ELOOP: too many symbolic links encountered, realpath '${out}'): ${NOTHING_WRITTEN}`,
+    );
+    expect(fs.readdirSync(dir).sort()).toEqual(["example.com.zone", "loop"]);
+  });
+});
+
 describe("a new --out whose directory cannot be moved into place", () => {
   it("leaves no temporary directory beside it, and says nothing was written", async () => {
     const dir = tempDir();
