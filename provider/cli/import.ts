@@ -68,11 +68,6 @@ export interface ImportCommandIo {
 /** A refusal of the command's own (arguments, the output directory): exit 2. */
 class UsageError extends Error {}
 
-function packageVersion(): string {
-  // Through the package's own name, as the transport reads it: the copy that runs, from dist/ or source.
-  return (require("pulumi-domainapi/package.json") as { version: string }).version;
-}
-
 /** The directory the program goes to when `--out` is not given: the first template's id, in the current directory. */
 function defaultOut(templates: readonly ImportedTemplate[]): string {
   // One template per zone file, and there is one at least. Template ids hold no separator, `.` or
@@ -124,6 +119,7 @@ async function writeWhole(given: string, files: Record<string, string>, force: b
   const out = await followLink(given);
   const existing = await entriesOf(out);
   if (existing !== undefined && existing.length > 0 && !force) {
+    // Stryker disable next-line MethodExpression: libuv lists a directory sorted (scandir, strcmp) on Linux and macOS, where tests run; Windows lists it otherwise
     const shown = existing.sort().slice(0, 5).join(", ") + (existing.length > 5 ? ", ..." : "");
     throw new UsageError(
       `--out ${given} is not empty (it holds ${shown}): give a new or empty directory, ` +
@@ -237,12 +233,12 @@ export async function runImportCommand(
       }
       sources.push({ text, file, templateId: templates[i] });
     }
-    const { templates: imported, files } = importProgram(
-      sources,
-      language,
-      { origin: values.origin, keepDomain: values["keep-domain"], keepApexNs: values["keep-apex-ns"] },
-      { packageVersion: packageVersion() },
-    );
+    // The program pins the version of this package that runs (importProgram's default).
+    const { templates: imported, files } = importProgram(sources, language, {
+      origin: values.origin,
+      keepDomain: values["keep-domain"],
+      keepApexNs: values["keep-apex-ns"],
+    });
     if (values.out !== undefined && values.out.trim() === "")
       throw new UsageError("--out is empty: name a directory");
     const out = values.out ?? defaultOut(imported);
