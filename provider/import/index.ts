@@ -60,9 +60,10 @@ export function importZones(sources: readonly ZoneSource[], options: ImportOptio
   for (const [i, id] of ids.entries()) {
     const first = ids.indexOf(id);
     if (first < i) {
-      const [a, b] = [sources[first]?.file, sources[i]?.file];
+      // Both indices are of ids, one per source.
+      const [a, b] = [(sources[first] as ZoneSource).file, (sources[i] as ZoneSource).file];
       throw new ZoneInputError(
-        b ?? "",
+        b,
         0,
         `would fill template ${JSON.stringify(id)}, as ${a} does: two zones onto one template would ` +
           "leave only the records of the last (each resource purges the template); give each file its own --template <id>",

@@ -135,4 +135,27 @@ describe("Cloudflare's record tags", () => {
       { line: 7, change: PROXIED("A") },
     ]);
   });
+
+  it("reads the tags of a record spread over lines whose last comment is the user's own", () => {
+    const t = read([
+      "app.example.net.\t1\tIN\tCNAME\t( lb.example.org. ; cf_tags=cf-flatten-cname\n ) ; moved from the old host",
+      "www.example.net.\t1\tIN\tA\t( 192.0.2.1 ; cf_tags=cf-proxied:true\n ) ; the web server",
+    ]);
+    expect(t.dropped).toEqual([
+      { line: 2, change: FLATTENED },
+      { line: 4, change: PROXIED("A") },
+    ]);
+  });
+
+  it("reads a value written with blanks after its colon, as a hand-edited export has it", () => {
+    const t = read([
+      "www.example.net.\t1\tIN\tA\t192.0.2.1 ; cf_tags=cf-proxied: true",
+      "api.example.net.\t1\tIN\tA\t192.0.2.2 ; cf_tags=cf-proxied:\ttrue ,cf-flatten-cname",
+    ]);
+    expect(t.dropped).toEqual([
+      { line: 2, change: PROXIED("A") },
+      { line: 3, change: PROXIED("A") },
+      { line: 3, change: FLATTENED },
+    ]);
+  });
 });

@@ -102,6 +102,16 @@ describe("zoneText", () => {
     );
   });
 
+  it("reads a lead byte past F4 before continuation bytes as four ill-formed bytes, not a character", () => {
+    // F5..F7: the four-byte form above U+10FFFF that RFC 2279 allowed and RFC 3629 removed.
+    for (const lead of [0xf5, 0xf7]) {
+      const bytes = new Uint8Array([0x61, lead, 0x80, 0x80, 0x80, 0x0a]);
+      expect(zoneText(bytes).text).toBe(
+        `a${escaped(lead)}${escaped(0x80)}${escaped(0x80)}${escaped(0x80)}\n`,
+      );
+    }
+  });
+
   it("reads a UTF-8 byte-order mark as one and says so; a second one is text", () => {
     const bom = [0xef, 0xbb, 0xbf];
     const z = zoneText(new Uint8Array([...bom, ...bom, 0x61, 0xff, 0x0a, ...bom, 0x62]));
