@@ -119,7 +119,6 @@ async function writeWhole(given: string, files: Record<string, string>, force: b
   const out = await followLink(given);
   const existing = await entriesOf(out);
   if (existing !== undefined && existing.length > 0 && !force) {
-    // Stryker disable next-line MethodExpression: libuv lists a directory sorted (scandir, strcmp) on Linux and macOS, where tests run; Windows lists it otherwise
     const shown = existing.sort().slice(0, 5).join(", ") + (existing.length > 5 ? ", ..." : "");
     throw new UsageError(
       `--out ${given} is not empty (it holds ${shown}): give a new or empty directory, ` +

@@ -14,6 +14,8 @@ import { runImportCommand } from "../../../provider/cli/import";
 
 /** Which rename fails (by its destination), once; undefined: none fails. */
 const failing: { when?: (to: string) => boolean } = {};
+/** A listing in the order a file system gives it unsorted (NTFS, some network file systems), once. */
+const listing: { reversed?: boolean } = {};
 
 vi.mock("node:fs/promises", async (importOriginal) => {
   const real = await importOriginal<typeof fsPromises>();
@@ -26,12 +28,19 @@ vi.mock("node:fs/promises", async (importOriginal) => {
       }
       return real.rename(from, to);
     },
+    readdir: async (dir: string): Promise<string[]> => {
+      const names = await real.readdir(dir);
+      if (!listing.reversed) return names;
+      listing.reversed = undefined;
+      return [...names].reverse();
+    },
   };
 });
 
 const dirs: string[] = [];
 afterEach(() => {
   failing.when = undefined;
+  listing.reversed = undefined;
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -181,3 +190,18 @@ describe("a new --out whose directory cannot be moved into place", () => {
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
+
+describe("an --out that is not empty, listed unsorted by its file system", () => {
+  it("names its first five files sorted, as on any other file system", async () => {
+    const dir = tempDir();
+    const zone = path.join(dir, "example.com.zone");
+    fs.writeFileSync(zone, ZONE);
+    const out = path.join(dir, "out");
+    fs.mkdirSync(out);
+    for (const name of ["a", "b", "c", "d", "e", "f"]) fs.writeFileSync(path.join(out, name), name);
+    listing.reversed = true;
+    const result = await run([zone, "--out", out]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`--out ${out} is not empty (it holds a, b, c, d, e, ...): give`);
+  });
+});
