@@ -107,7 +107,8 @@ const EXTRA_WIDE = /[\uFDFA\uFDFD\u2E3A\u2E3B\u{12000}-\u{1254F}\u{13000}-\u{134
  */
 function columns(piece: string): number {
   const cp = piece.codePointAt(0) ?? 0;
-  if (piece.length > 2 || cp < 0x1100) return [...piece].length;
+  // An escape starts with a backslash: counted by its characters, as are all below U+1100.
+  if (cp < 0x1100) return [...piece].length;
   return EXTRA_WIDE.test(piece) ? 4 : 2;
 }
 
@@ -122,14 +123,14 @@ function columns(piece: string): number {
  */
 export function wrapped(line: string, width = BLOCK_WIDTH, lead = " "): string[] {
   const pieces = [...line.matchAll(PIECES)].map(([piece]) => piece);
-  if (pieces.reduce((n, piece) => n + columns(piece), 0) <= width) return [line];
   const prefix = `${lead} ↳ `;
   const lines: string[] = [];
   let current: string[] = [];
   let length = 0;
   for (const piece of pieces) {
     const size = columns(piece);
-    if (length > [...prefix].length && length + size > width) {
+    // A line is cut only once it holds a piece: a piece wider than the line goes on a line of its own.
+    if (current.length > 0 && length + size > width) {
       const spaces: string[] = [];
       while (current.length > 1 && current.at(-1) === " ") spaces.unshift(current.pop() as string);
       lines.push(current.join(""));
@@ -166,9 +167,9 @@ export function fenced(info: string, lines: readonly string[]): string[] {
 function idNote(c: PlannedCorrection): string {
   switch (c.id) {
     case "kept":
-      return `id ${visible(c.recordId ?? "")} kept`;
+      return `id ${visible(c.recordId)} kept`;
     case "removed":
-      return `id ${visible(c.recordId ?? "")} removed`;
+      return `id ${visible(c.recordId)} removed`;
     case "new":
       return "new id";
   }

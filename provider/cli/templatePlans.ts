@@ -32,14 +32,14 @@ const PLUGIN_PROVIDER_TYPE = "pulumi:providers:domainapi";
 /** What happens to a record's id: an updated record keeps it, a created one gets a new one. */
 export type IdFate = "kept" | "new" | "removed";
 
-/** One change of one record, with the planner's message (`~ MODIFY www A content ... -> ...`). */
-export interface PlannedCorrection {
-  kind: "create" | "update" | "delete";
-  message: string;
-  id: IdFate;
-  /** The id the record has now: absent for a record not created yet. */
-  recordId?: string;
-}
+/**
+ * One change of one record, with the planner's message (`~ MODIFY www A content ... -> ...`) and,
+ * for a record that exists, the id it has now (`recordId`).
+ */
+export type PlannedCorrection =
+  | { kind: "create"; message: string; id: "new" }
+  | { kind: "update"; message: string; id: "kept"; recordId: string }
+  | { kind: "delete"; message: string; id: "removed"; recordId: string };
 
 /**
  * Why a template changes other than by an update of its records: the resource is new or gone, its

@@ -1,0 +1,70 @@
+/**
+ * How the plan comment (cli/markdown.ts) wraps a long line, for any text: every line fits the block
+ * (so a value's end is on screen), nothing of the value is lost or moved, no line is empty, and no
+ * line ends in a space a reader would not see.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { wrapped } from "../../../provider/cli/markdown";
+
+/** Columns in a code block: the CJK ideographs take two, ASCII one (GitHub's monospace font). */
+const columnsOf = (line: string) => [...line].reduce((n, ch) => n + (/\p{Ideographic}/u.test(ch) ? 2 : 1), 0);
+
+/** The value back from its wrapped lines: each continuation without its lead and arrow. */
+const rejoined = (lines: readonly string[], lead: string) =>
+  lines.map((l, i) => (i === 0 ? l : l.slice(`${lead} ↳ `.length))).join("");
+
+const word = fc.stringMatching(/^[a-z0-9=:.;"-]{1,12}$|^[一二三四五六七八九十]{1,6}$/);
+const lead = fc.constantFrom("+", "-", " ", "!");
+
+describe("a wrapped line", () => {
+  it("fits the width, continues after its lead and an arrow, ends in no space, and loses nothing (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(word, { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 10, max: 100 }),
+        lead,
+        (words, width, sign) => {
+          const line = words.join(" ");
+          const lines = wrapped(line, width, sign);
+          for (const l of lines) expect(columnsOf(l), l).toBeLessThanOrEqual(width);
+          for (const l of lines.slice(1)) expect(l.startsWith(`${sign} ↳ `), l).toBe(true);
+          for (const l of lines) expect(l.endsWith(" "), l).toBe(false);
+          expect(rejoined(lines, sign)).toBe(line);
+          expect(lines.length === 1).toBe(columnsOf(line) <= width);
+        },
+      ),
+    );
+  });
+
+  it("even narrower than its pieces or full of spaces: no line is empty, and nothing is lost (property)", () => {
+    const text = fc.stringMatching(/^[ a-z一二三]{1,30}$/);
+    fc.assert(
+      fc.property(text, fc.integer({ min: 1, max: 12 }), (line, width) => {
+        const lines = wrapped(line, width, "+");
+        expect(lines.every((l) => l !== "")).toBe(true);
+        expect(rejoined(lines, "+")).toBe(line);
+      }),
+    );
+  });
+
+  it("a piece wider than the width is a line of its own, after the first", () => {
+    expect(wrapped("一二三", 1, "+")).toEqual(["一", "+ ↳ 二", "+ ↳ 三"]);
+  });
+});
+
+describe("the columns a character takes in the block", () => {
+  it("from U+1100 (the first Hangul letter, drawn wide) two, just before it one", () => {
+    expect(wrapped("\u1100".repeat(5), 9)).toEqual(["\u1100".repeat(4), `  ↳ \u1100`]);
+    expect(wrapped("\u10ff".repeat(9), 9)).toEqual(["\u10ff".repeat(9)]);
+  });
+
+  it("four for the Arabic ligatures, the two- and three-em dashes, cuneiform and hieroglyphs, range ends included", () => {
+    const wide = ["\uFDFA", "\uFDFD", "\u2E3A", "\u2E3B", "\u{12000}", "\u{1254F}", "\u{13000}", "\u{1345F}"];
+    for (const ch of wide) {
+      // 1 + 4 + 4 columns fill a line of 9; one more character goes on the next.
+      expect(wrapped(`a${ch}${ch}`, 9), ch).toEqual([`a${ch}${ch}`]);
+      expect(wrapped(`a${ch}${ch}b`, 9), ch).toEqual([`a${ch}${ch}`, "  ↳ b"]);
+    }
+  });
+});
