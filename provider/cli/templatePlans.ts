@@ -37,7 +37,7 @@ export type IdFate = "kept" | "new" | "removed";
  * for a record that exists, the id it has now (`recordId`).
  */
 export type PlannedCorrection =
-  | { kind: "create"; message: string; id: "new" }
+  | { kind: "create"; message: string; id: "new"; recordId?: undefined }
   | { kind: "update"; message: string; id: "kept"; recordId: string }
   | { kind: "delete"; message: string; id: "removed"; recordId: string };
 
