@@ -75,16 +75,36 @@ export class VerifyInputError extends Error {
 
 const RECORD_TOKENS = new Set<string>([TOKENS.records, DYNAMIC_TOKENS.records]);
 
+/** The key and value that mark a secret in a stack export (the engine's `SecretV1`). */
+const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
+const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+
 /** A secret as `pulumi stack export` (ciphertext) or `pulumi stack output --json` (`[secret]`) writes it. */
 function isSecretValue(value: unknown): boolean {
-  return (
-    value === "[secret]" ||
-    (isPlainObject(value) && ("ciphertext" in value || "4dabf18193072939515e22adb298388d" in value))
-  );
+  return value === "[secret]" || (isPlainObject(value) && ("ciphertext" in value || SECRET_SIG_KEY in value));
+}
+
+/**
+ * `value` with every secret that carries its plaintext replaced by that value: `pulumi stack export
+ * --show-secrets` writes a secret as `{ <sig>: <secret sig>, plaintext: <its JSON> }`. A secret
+ * without its plaintext (ciphertext) stays as it is.
+ */
+function revealed(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(revealed);
+  if (!isPlainObject(value)) return value;
+  if (value[SECRET_SIG_KEY] === SECRET_SIG && typeof value.plaintext === "string") {
+    try {
+      return revealed(JSON.parse(value.plaintext));
+    } catch {
+      return value;
+    }
+  }
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, revealed(v)]));
 }
 
 /** One template from a resource's outputs (`templateId`, `records` as a list or keyed, `purge`). */
-function templateOf(outputs: Record<string, unknown>, where: string): DeclaredTemplate {
+function templateOf(shown: Record<string, unknown>, where: string): DeclaredTemplate {
+  const outputs = revealed(shown) as Record<string, unknown>;
   const templateId = String(outputs.templateId);
   if (isSecretValue(outputs.records)) {
     throw new VerifyInputError(
