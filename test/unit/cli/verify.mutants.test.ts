@@ -2,10 +2,17 @@
  * What `domainapi-verify` (cli/verify.ts) makes of input as others write it, beyond the usual: a
  * `pulumi stack output --json` whose outputs include null (an output the program left undefined),
  * an export with an entry that is no resource, a domain left empty through the API, and a server
- * given as an object that is no address: each read or refused, named, never a crash.
+ * given as an object that is no address: each read or refused, named, never a crash; and a published
+ * value with a line break, which stays on its finding's line.
  */
 import { describe, expect, it } from "vitest";
-import { declaredTemplates, verifyDomains } from "../../../provider/cli/verify";
+import {
+  declaredTemplates,
+  type VerifyReport,
+  verifyDomains,
+  verifyMarkdown,
+  verifyText,
+} from "../../../provider/cli/verify";
 
 const web = {
   templateId: "web",
@@ -37,5 +44,37 @@ describe("verifyDomains before it asks DNS", () => {
     await expect(verifyDomains({ declared: { web }, domains: { "": "web" } })).rejects.toThrow(
       /^--domain : not a domain$/,
     );
+  });
+});
+
+describe("a published value that holds a line break", () => {
+  it("stays on its finding's line, as an escape, in the text and in the Markdown", () => {
+    const declared = { name: "@", type: "TXT" as const, content: "ok" };
+    const published = { ...declared, content: "ok\r\nshop.example: served as declared" };
+    const report: VerifyReport = {
+      passed: false,
+      elapsedMs: 1,
+      domains: [
+        {
+          domain: "shop.example",
+          templateId: "web",
+          server: "127.0.0.1:5353",
+          passed: false,
+          verdict: {
+            domain: "shop.example",
+            served: [],
+            missing: [],
+            different: [{ declared, published }],
+            extra: [],
+            unchecked: [],
+          },
+        },
+      ],
+    };
+    const finding = "different: @ TXT ok is published as @ TXT ok\\r\\nshop.example: served as declared";
+    expect(verifyText(report)).toBe(
+      `shop.example (template web, server 127.0.0.1:5353): NOT served as declared: 0 records as declared\n  ${finding}\n`,
+    );
+    expect(verifyMarkdown(report)).toContain(`\`\`\`text\n${finding}\n\`\`\`\n`);
   });
 });
