@@ -1,9 +1,9 @@
 /**
  * What `domainapi-verify` (cli/verify.ts) makes of input as others write it, beyond the usual: a
  * `pulumi stack output --json` whose outputs include null (an output the program left undefined),
- * an export with an entry that is no resource, a domain left empty through the API, and a server
- * given as an object that is no address: each read or refused, named, never a crash; and a published
- * value with a line break, which stays on its finding's line.
+ * an export with an entry that is no resource, and a domain left empty through the API: each read or
+ * refused, named, never a crash; and a published value with a line break, which stays on its
+ * finding's line.
  */
 import { describe, expect, it } from "vitest";
 import {
