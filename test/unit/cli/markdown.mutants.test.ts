@@ -1,11 +1,13 @@
 /**
  * How the plan comment (cli/markdown.ts) wraps a long line, for any text: every line fits the block
  * (so a value's end is on screen), nothing of the value is lost or moved, no line is empty, and no
- * line ends in a space a reader would not see.
+ * line ends in a space a reader would not see. The columns each character takes; and a plan given
+ * without a digest, which the comment gives no digest for.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { wrapped } from "../../../provider/cli/markdown";
+import { planMarkdown, wrapped } from "../../../provider/cli/markdown";
+import type { TemplatePlan } from "../../../provider/cli/templatePlans";
 
 /** Columns in a code block: the CJK ideographs take two, ASCII one (GitHub's monospace font). */
 const columnsOf = (line: string) => [...line].reduce((n, ch) => n + (/\p{Ideographic}/u.test(ch) ? 2 : 1), 0);
@@ -66,5 +68,21 @@ describe("the columns a character takes in the block", () => {
       expect(wrapped(`a${ch}${ch}`, 9), ch).toEqual([`a${ch}${ch}`]);
       expect(wrapped(`a${ch}${ch}b`, 9), ch).toEqual([`a${ch}${ch}`, "  ↳ b"]);
     }
+  });
+});
+
+describe("a plan given without a digest, and no reason why", () => {
+  it("shows no digest line, and the value to set names no digest for it", () => {
+    const plan: TemplatePlan = {
+      resource: "web",
+      templateId: "web",
+      summary: "1 to create, 0 to update, 0 to delete (1 request)",
+      corrections: [{ kind: "create", message: "+ CREATE www A 192.0.2.1", id: "new" }],
+      setAside: [],
+    };
+    const md = planMarkdown([plan]);
+    expect(md).not.toContain("Plan digest");
+    expect(md).not.toContain("No plan digest");
+    expect(md).not.toContain("web=");
   });
 });
