@@ -38,21 +38,21 @@ export const NOTHING_PLANNED = "No DNS record changes were planned before the fa
  * Characters that could end a line, or render as nothing or as a space other than U+0020, so that
  * what a reviewer reads is not what is sent. From Unicode's own properties, so that the set grows
  * with the engine's Unicode version:
- * - `Cc`, `Zl`, `Zp`: controls and line or paragraph separators (they end or break a line);
+ * - `Cc`: controls (they end or break a line);
  * - `Cf`: format characters (bidirectional overrides, zero-width joiners, tag characters U+E0000-E007F);
- * - `White_Space` (all of `Zs` among them): every space but U+0020 (NBSP, U+2000-200A, U+3000, ...);
+ * - `White_Space` (all of `Zs`, and the line and paragraph separators `Zl`, `Zp`, among them): every
+ *   space but U+0020 (NBSP, U+2000-200A, U+3000, ...), and what breaks a line;
  * - `Default_Ignorable_Code_Point`: what a renderer shows as nothing when it cannot shape it, which
- *   takes in the invisible nonspacing marks (U+034F, U+17B4/5, the Mongolian selectors) and the
- *   Hangul fillers; `Variation_Selector` besides (U+FE00-FE0F, U+E0100-E01EF): they only pick a glyph;
+ *   takes in the invisible nonspacing marks (U+034F, U+17B4/5, the Mongolian selectors), every
+ *   `Variation_Selector` (U+FE00-FE0F, U+E0100-E01EF: they only pick a glyph) and the Hangul fillers
+ *   (U+115F, U+1160, U+3164, U+FFA0, the classic blank "letter"), each by Unicode's own derivation;
  * - `Cs`, `Co`, `Cn`: lone surrogates, private use and unassigned code points, which fonts render as
  *   nothing as often as a box;
- * - explicitly, the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0; listed although ignorable, since
- *   they are the classic blank "letter") and the braille blank U+2800, a symbol that draws no dot.
+ * - explicitly, the braille blank U+2800, a symbol that draws no dot.
  * Other nonspacing marks stay as they are, one on each character: they draw an accent people see
  * ({@link DRAWN_OVER} escapes the marks that draw over text instead).
  */
-const INVISIBLE =
-  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Variation_Selector}\p{Cs}\p{Co}\p{Cn}\u115F\u1160\u3164\uFFA0\u2800]/gu;
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cs}\p{Co}\p{Cn}\u2800]/gu;
 
 /**
  * Marks that draw over text rather than beside it, so that a line shows other than what it says:
@@ -63,7 +63,7 @@ const INVISIBLE =
  */
 const DRAWN_OVER =
   // biome-ignore lint/suspicious/noMisleadingCharacterClass: single code points (the `u` flag), combining marks on purpose
-  /(?<=[\p{Mn}\p{Me}])[\p{Mn}\p{Me}]|[\p{Me}\u0334-\u0338\u20D2\u20D3\u20D8-\u20DA\u20E5\u20E6\u20EA\u20EB\u1CD4\u1CE2-\u1CE8]/gu;
+  /(?<=[\p{Mn}\p{Me}])\p{Mn}|[\p{Me}\u0334-\u0338\u20D2\u20D3\u20D8-\u20DA\u20E5\u20E6\u20EA\u20EB\u1CD4\u1CE2-\u1CE8]/gu;
 
 /** U+0020 is in `White_Space` and stays itself; the usual controls keep their short escapes. */
 const NAMED_ESCAPES: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t", " ": " " };

@@ -2,11 +2,12 @@
  * How the plan comment (cli/markdown.ts) wraps a long line, for any text: every line fits the block
  * (so a value's end is on screen), nothing of the value is lost or moved, no line is empty, and no
  * line ends in a space a reader would not see. The columns each character takes; and a plan given
- * without a digest, which the comment gives no digest for.
+ * without a digest, which the comment gives no digest for; code points drawn as nothing, and marks
+ * drawn over text, each shown as an escape.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { planMarkdown, wrapped } from "../../../provider/cli/markdown";
+import { planMarkdown, visible, wrapped } from "../../../provider/cli/markdown";
 import type { TemplatePlan } from "../../../provider/cli/templatePlans";
 
 /** Columns in a code block: the CJK ideographs take two, ASCII one (GitHub's monospace font). */
@@ -84,5 +85,40 @@ describe("a plan given without a digest, and no reason why", () => {
     expect(md).not.toContain("Plan digest");
     expect(md).not.toContain("No plan digest");
     expect(md).not.toContain("web=");
+  });
+});
+
+describe("code points a font may draw as nothing", () => {
+  it("a lone surrogate, a private-use and an unassigned code point are shown as escapes", () => {
+    // U+0378 and U+FFFF are unassigned (U+FFFF is a noncharacter, never to be assigned).
+    const plan: TemplatePlan = {
+      resource: "web",
+      templateId: "web",
+      summary: "1 to create",
+      corrections: [{ kind: "create", message: "+ CREATE @ TXT a\uD800b\uE000c\u0378d\uFFFF", id: "new" }],
+      setAside: [],
+    };
+    expect(planMarkdown([plan])).toContain(
+      "+ CREATE @ TXT a\\u{D800}b\\u{E000}c\\u{0378}d\\u{FFFF}  (new id)\n",
+    );
+  });
+});
+
+describe("marks that draw over text", () => {
+  it("each overlay mark (canonical combining class 1) on a letter is an escape, the letter stays", () => {
+    const overlays = [
+      ...[0x0334, 0x0335, 0x0336, 0x0337, 0x0338],
+      ...[0x20d2, 0x20d3, 0x20d8, 0x20d9, 0x20da, 0x20e5, 0x20e6, 0x20ea, 0x20eb],
+      ...[0x1cd4, 0x1ce2, 0x1ce3, 0x1ce4, 0x1ce5, 0x1ce6, 0x1ce7, 0x1ce8],
+    ];
+    for (const cp of overlays) {
+      const hex = cp.toString(16).toUpperCase().padStart(4, "0");
+      expect(visible(`x${String.fromCodePoint(cp)}`), hex).toBe(`x\\u{${hex}}`);
+    }
+  });
+
+  it("a nonspacing mark after an enclosing one is an escape too; a single accent stays", () => {
+    expect(visible("a\u20DD\u0301")).toBe("a\\u{20DD}\\u{0301}");
+    expect(visible("e\u0301")).toBe("e\u0301");
   });
 });
