@@ -38,21 +38,21 @@ export const NOTHING_PLANNED = "No DNS record changes were planned before the fa
  * Characters that could end a line, or render as nothing or as a space other than U+0020, so that
  * what a reviewer reads is not what is sent. From Unicode's own properties, so that the set grows
  * with the engine's Unicode version:
- * - `Cc`, `Zl`, `Zp`: controls and line or paragraph separators (they end or break a line);
+ * - `Cc`: controls (they end or break a line);
  * - `Cf`: format characters (bidirectional overrides, zero-width joiners, tag characters U+E0000-E007F);
- * - `White_Space` (all of `Zs` among them): every space but U+0020 (NBSP, U+2000-200A, U+3000, ...);
+ * - `White_Space` (all of `Zs`, and the line and paragraph separators `Zl`, `Zp`, among them): every
+ *   space but U+0020 (NBSP, U+2000-200A, U+3000, ...), and what breaks a line;
  * - `Default_Ignorable_Code_Point`: what a renderer shows as nothing when it cannot shape it, which
- *   takes in the invisible nonspacing marks (U+034F, U+17B4/5, the Mongolian selectors) and the
- *   Hangul fillers; `Variation_Selector` besides (U+FE00-FE0F, U+E0100-E01EF): they only pick a glyph;
+ *   takes in the invisible nonspacing marks (U+034F, U+17B4/5, the Mongolian selectors), every
+ *   `Variation_Selector` (U+FE00-FE0F, U+E0100-E01EF: they only pick a glyph) and the Hangul fillers
+ *   (U+115F, U+1160, U+3164, U+FFA0, the classic blank "letter"), each by Unicode's own derivation;
  * - `Cs`, `Co`, `Cn`: lone surrogates, private use and unassigned code points, which fonts render as
  *   nothing as often as a box;
- * - explicitly, the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0; listed although ignorable, since
- *   they are the classic blank "letter") and the braille blank U+2800, a symbol that draws no dot.
+ * - explicitly, the braille blank U+2800, a symbol that draws no dot.
  * Other nonspacing marks stay as they are, one on each character: they draw an accent people see
  * ({@link DRAWN_OVER} escapes the marks that draw over text instead).
  */
-const INVISIBLE =
-  /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Variation_Selector}\p{Cs}\p{Co}\p{Cn}\u115F\u1160\u3164\uFFA0\u2800]/gu;
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cs}\p{Co}\p{Cn}\u2800]/gu;
 
 /**
  * Marks that draw over text rather than beside it, so that a line shows other than what it says:
@@ -63,7 +63,7 @@ const INVISIBLE =
  */
 const DRAWN_OVER =
   // biome-ignore lint/suspicious/noMisleadingCharacterClass: single code points (the `u` flag), combining marks on purpose
-  /(?<=[\p{Mn}\p{Me}])[\p{Mn}\p{Me}]|[\p{Me}\u0334-\u0338\u20D2\u20D3\u20D8-\u20DA\u20E5\u20E6\u20EA\u20EB\u1CD4\u1CE2-\u1CE8]/gu;
+  /(?<=[\p{Mn}\p{Me}])\p{Mn}|[\p{Me}\u0334-\u0338\u20D2\u20D3\u20D8-\u20DA\u20E5\u20E6\u20EA\u20EB\u1CD4\u1CE2-\u1CE8]/gu;
 
 /** U+0020 is in `White_Space` and stays itself; the usual controls keep their short escapes. */
 const NAMED_ESCAPES: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t", " ": " " };
@@ -107,7 +107,8 @@ const EXTRA_WIDE = /[\uFDFA\uFDFD\u2E3A\u2E3B\u{12000}-\u{1254F}\u{13000}-\u{134
  */
 function columns(piece: string): number {
   const cp = piece.codePointAt(0) ?? 0;
-  if (piece.length > 2 || cp < 0x1100) return [...piece].length;
+  // An escape starts with a backslash: counted by its characters, as are all below U+1100.
+  if (cp < 0x1100) return [...piece].length;
   return EXTRA_WIDE.test(piece) ? 4 : 2;
 }
 
@@ -122,14 +123,14 @@ function columns(piece: string): number {
  */
 export function wrapped(line: string, width = BLOCK_WIDTH, lead = " "): string[] {
   const pieces = [...line.matchAll(PIECES)].map(([piece]) => piece);
-  if (pieces.reduce((n, piece) => n + columns(piece), 0) <= width) return [line];
   const prefix = `${lead} ↳ `;
   const lines: string[] = [];
   let current: string[] = [];
   let length = 0;
   for (const piece of pieces) {
     const size = columns(piece);
-    if (length > [...prefix].length && length + size > width) {
+    // A line is cut only once it holds a piece: a piece wider than the line goes on a line of its own.
+    if (current.length > 0 && length + size > width) {
       const spaces: string[] = [];
       while (current.length > 1 && current.at(-1) === " ") spaces.unshift(current.pop() as string);
       lines.push(current.join(""));
@@ -166,9 +167,9 @@ export function fenced(info: string, lines: readonly string[]): string[] {
 function idNote(c: PlannedCorrection): string {
   switch (c.id) {
     case "kept":
-      return `id ${visible(c.recordId ?? "")} kept`;
+      return `id ${visible(c.recordId)} kept`;
     case "removed":
-      return `id ${visible(c.recordId ?? "")} removed`;
+      return `id ${visible(c.recordId)} removed`;
     case "new":
       return "new id";
   }

@@ -107,9 +107,10 @@ export function parsePreview(text: string): PreviewDigest {
  * previewErrors(parsePreview(text)); // ["error: ... resource 'web': property records[0].name ..."]
  */
 export function previewErrors(preview: PreviewDigest): string[] {
-  return (preview.diagnostics ?? [])
-    .filter((d) => d.severity === "error" && d.message)
-    .map((d) => (d.message ?? "").trim());
+  // Stryker disable next-line ArrayDeclaration: an item in place of absent diagnostics has no severity, so it is no error
+  return (preview.diagnostics ?? []).flatMap((d) =>
+    d.severity === "error" && d.message ? [d.message.trim()] : [],
+  );
 }
 
 /** The parts of an Automation API engine event that carry a step or a message. */

@@ -2,11 +2,15 @@
  * `domainapi-verify` over a template that several resources share (cli/verify.ts): their records
  * are verified together, extras count only when every one of them owns the template (`purge`), a
  * server may be given already parsed, and a domain that passed is not asked again while another
- * is waited for.
+ * is waited for; without a wait, each domain is asked once; and what is no answer of the domain
+ * (a server that is no address, a report that cannot be written) is not reported as one.
  */
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
 import { type Sandbox, startSandbox } from "domainapi-sandbox";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { verifyDomains } from "../../../provider/cli/verify";
+import { runVerifyCommand, verifyDomains } from "../../../provider/cli/verify";
 import { parseDnsServer } from "../../../provider/settings/dnsServers";
 
 const KEY = "verify-shared-key";
@@ -123,5 +127,59 @@ describe("waiting for propagation", () => {
     const rounds = (domain: string) => asked(domain).filter((q) => q.type === asked(domain)[0]?.type).length;
     expect(rounds("shop.example")).toBe(1);
     expect(rounds("late.example")).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe("without a wait", () => {
+  it("a domain that does not serve as declared is asked once and reported at once", async () => {
+    const declared = {
+      deployment: {
+        resources: [{ type: TYPE, outputs: { templateId: "late", purge: true, records: [hello] } }],
+      },
+    };
+    const report = await verifyDomains({
+      declared,
+      domains: { "late.example": "late" },
+      servers: [sandbox.dnsAddress!],
+    });
+    expect(report.domains.map((d) => [d.domain, d.passed, d.verdict?.missing])).toEqual([
+      ["late.example", false, [hello]],
+    ]);
+    const asked = sandbox.dnsQueries.filter((q) => q.name.toLowerCase() === "www.late.example");
+    // One round: its TXT query (then the CNAME that could stand for it), not a second.
+    expect(asked.filter((q) => q.type === "TXT")).toHaveLength(1);
+  });
+});
+
+describe("what is not the domain's answer", () => {
+  it("a server given already parsed that is no address is refused, not reported as a server that did not answer", async () => {
+    const declared = stackOf({ records: [apex], purge: true });
+    const server = { host: "no-address", port: 53, address: "no-address:53" };
+    await expect(
+      verifyDomains({ declared, domains: { "shop.example": "web" }, servers: [server] }),
+    ).rejects.toThrow(/no-address/);
+  });
+
+  it("a Markdown file that cannot be written: the report is still printed, the failure named, exit 1", async () => {
+    await put("web", [apex]);
+    const out: string[] = [];
+    const err: string[] = [];
+    const stdin = Readable.from([JSON.stringify(stackOf({ records: [apex], purge: true }))]);
+    const code = await runVerifyCommand(
+      [
+        "--domain",
+        "shop.example=web",
+        "--server",
+        sandbox.dnsAddress!,
+        "--markdown",
+        path.join(tmpdir(), "no-such-directory-of-verify", "report.md"),
+      ],
+      { stdin, stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => err.push(t) } },
+    );
+    expect(code).toBe(1);
+    expect(out.join("")).toContain("shop.example (template web, server");
+    expect(err.join("")).toMatch(
+      /^domainapi-verify: ENOENT: no such file or directory, open '.*report\.md'\n$/,
+    );
   });
 });
