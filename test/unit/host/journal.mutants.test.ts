@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   appendStep,
   currentOwner,
@@ -17,6 +17,23 @@ import {
   startEntry,
 } from "../../../provider/host/journal";
 import { keyFingerprint } from "../../../provider/host/machineFiles";
+
+// The file system's own calls, watched (not replaced) to see what is flushed to disk and when.
+const fsCalls = vi.hoisted(() => ({ log: [] as string[], paths: new Map<number, string>() }));
+vi.mock("node:fs", async (importOriginal) => {
+  const fs = await importOriginal<typeof import("node:fs")>();
+  const openSync = (...args: Parameters<typeof fs.openSync>): number => {
+    const fd = fs.openSync(...args);
+    fsCalls.paths.set(fd, String(args[0]));
+    fsCalls.log.push(`open ${String(args[0])} ${String(args[1])}`);
+    return fd;
+  };
+  const fsyncSync = (fd: number): void => {
+    fs.fsyncSync(fd);
+    fsCalls.log.push(`fsync ${fsCalls.paths.get(fd)}`);
+  };
+  return { ...fs, default: { ...fs, openSync, fsyncSync }, openSync, fsyncSync };
+});
 
 const saved = process.env.DOMAINAPI_STATE_DIR;
 beforeEach(() => {
@@ -84,5 +101,41 @@ describe("the entries of a template", () => {
     const listed = entriesOf(account.baseUrl, "web").map((found) => found.file);
     expect(listed).toEqual([...files].sort());
     expect(listed).toHaveLength(24);
+  });
+});
+
+describe("what the journal flushes to disk before it returns", () => {
+  beforeEach(() => {
+    fsCalls.log.length = 0;
+  });
+
+  it("a new entry, written in place: a crash can only cut it, never leave a stray file", () => {
+    const file = startEntry(header("web"), [{ sent: put }]);
+    expect(fsCalls.log).toEqual([`open ${file} wx`, `fsync ${file}`]);
+  });
+
+  it("a replaced entry: the new text, then the directory that holds the rename", () => {
+    const file = startEntry(header("web"));
+    fsCalls.log.length = 0;
+    startEntry(header("web"), [{ sent: put }]);
+    // The open that found the old entry threw, so only the temporary file and the directory show.
+    const temp = fsCalls.log[0]?.split(" ")[1] ?? "";
+    expect(temp.startsWith(`${file}.`) && temp.endsWith(".tmp")).toBe(true);
+    expect(fsCalls.log).toEqual([
+      `open ${temp} w`,
+      `fsync ${temp}`,
+      `open ${join(file, "..")} r`,
+      `fsync ${join(file, "..")}`,
+    ]);
+  });
+
+  it("a request before it is sent, but not what an answer proved", () => {
+    const file = startEntry(header("web"));
+    fsCalls.log.length = 0;
+    appendStep(file, { sent: put });
+    expect(fsCalls.log).toEqual([`open ${file} a`, `fsync ${file}`]);
+    fsCalls.log.length = 0;
+    appendStep(file, { learnt: { records: {}, ids: {} } });
+    expect(fsCalls.log).toEqual([`open ${file} a`]);
   });
 });
