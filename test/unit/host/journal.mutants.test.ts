@@ -13,16 +13,29 @@ import {
   entriesOf,
   entryFile,
   type JournalHeader,
+  JournalUnwritableError,
   removeEntry,
   startEntry,
 } from "../../../provider/host/journal";
 import { keyFingerprint } from "../../../provider/host/machineFiles";
 
 // The file system's own calls, watched (not replaced) to see what is flushed to disk and when.
-const fsCalls = vi.hoisted(() => ({ log: [] as string[], paths: new Map<number, string>() }));
+const fsCalls = vi.hoisted(() => ({
+  log: [] as string[],
+  paths: new Map<number, string>(),
+  /** An error the next open of a path ending so throws, as a full or failing disk would. */
+  failOpen: undefined as { suffix: string; code: string } | undefined,
+}));
 vi.mock("node:fs", async (importOriginal) => {
   const fs = await importOriginal<typeof import("node:fs")>();
   const openSync = (...args: Parameters<typeof fs.openSync>): number => {
+    const fail = fsCalls.failOpen;
+    if (fail !== undefined && String(args[0]).endsWith(fail.suffix)) {
+      fsCalls.failOpen = undefined;
+      throw Object.assign(new Error(`${fail.code}: the disk refused ${String(args[0])}`), {
+        code: fail.code,
+      });
+    }
     const fd = fs.openSync(...args);
     fsCalls.paths.set(fd, String(args[0]));
     fsCalls.log.push(`open ${String(args[0])} ${String(args[1])}`);
@@ -137,5 +150,20 @@ describe("what the journal flushes to disk before it returns", () => {
     fsCalls.log.length = 0;
     appendStep(file, { learnt: { records: {}, ids: {} } });
     expect(fsCalls.log).toEqual([`open ${file} a`]);
+  });
+});
+
+describe("a new entry the disk refuses", () => {
+  it("is reported and nothing is sent, not retried through a temporary file", () => {
+    fsCalls.failOpen = { suffix: ".json", code: "ENOSPC" };
+    let caught: unknown;
+    try {
+      startEntry(header("web"));
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(JournalUnwritableError);
+    expect((caught as Error).message).toMatch(/ENOSPC: the disk refused .*\.json\), so nothing was sent/);
+    expect(entriesOf(account.baseUrl, "web")).toEqual([]);
   });
 });
