@@ -4,7 +4,7 @@
  * the entries of a template come back in one stable order.
  */
 import { mkdirSync, mkdtempSync, readdirSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
@@ -14,6 +14,7 @@ import {
   entryFile,
   type JournalHeader,
   JournalUnwritableError,
+  ownerIsLive,
   removeEntry,
   startEntry,
 } from "../../../provider/host/journal";
@@ -165,5 +166,22 @@ describe("a new entry the disk refuses", () => {
     expect(caught).toBeInstanceOf(JournalUnwritableError);
     expect((caught as Error).message).toMatch(/ENOSPC: the disk refused .*\.json\), so nothing was sent/);
     expect(entriesOf(account.baseUrl, "web")).toEqual([]);
+  });
+});
+
+describe("an entry's writer running under another user", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("is live: the system refuses to signal it (EPERM), which proves it runs", () => {
+    // Only root may signal any process, so another user's process is shown by the refusal.
+    const refuse = (code: string) =>
+      vi.spyOn(process, "kill").mockImplementation(() => {
+        throw Object.assign(new Error(`kill ${code}`), { code });
+      });
+    const owner = { pid: 1, host: hostname() };
+    refuse("EPERM");
+    expect(ownerIsLive(owner)).toBe(true);
+    refuse("ESRCH");
+    expect(ownerIsLive(owner)).toBe(false);
   });
 });
