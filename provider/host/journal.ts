@@ -341,7 +341,6 @@ export function entriesOf(baseUrl: string, templateId: string): Found[] {
   } catch {
     return [];
   }
-  // Stryker disable next-line MethodExpression: Node's readdir (libuv scandir) already lists names sorted; sort keeps the order explicit
   return names
     .filter((n) => n.endsWith(".json"))
     .sort()

@@ -26,6 +26,8 @@ const fsCalls = vi.hoisted(() => ({
   paths: new Map<number, string>(),
   /** An error the next open of a path ending so throws, as a full or failing disk would. */
   failOpen: undefined as { suffix: string; code: string } | undefined,
+  /** The next listing in reverse, as a file system that does not sort (NTFS, some network ones) gives it. */
+  reverseListing: false,
 }));
 vi.mock("node:fs", async (importOriginal) => {
   const fs = await importOriginal<typeof import("node:fs")>();
@@ -46,7 +48,19 @@ vi.mock("node:fs", async (importOriginal) => {
     fs.fsyncSync(fd);
     fsCalls.log.push(`fsync ${fsCalls.paths.get(fd)}`);
   };
-  return { ...fs, default: { ...fs, openSync, fsyncSync }, openSync, fsyncSync };
+  const readdirSync = ((...args: Parameters<typeof fs.readdirSync>) => {
+    const names = fs.readdirSync(...args) as string[];
+    if (!fsCalls.reverseListing) return names;
+    fsCalls.reverseListing = false;
+    return [...names].reverse();
+  }) as typeof fs.readdirSync;
+  return {
+    ...fs,
+    default: { ...fs, openSync, fsyncSync, readdirSync },
+    openSync,
+    fsyncSync,
+    readdirSync,
+  };
 });
 
 const saved = process.env.DOMAINAPI_STATE_DIR;
@@ -112,6 +126,7 @@ describe("removing an entry", () => {
 describe("the entries of a template", () => {
   it("come back ordered by file name, whatever order the directory lists them in", () => {
     const files = Array.from({ length: 24 }, (_, i) => startEntry(header(`resource-${i}`)));
+    fsCalls.reverseListing = true;
     const listed = entriesOf(account.baseUrl, "web").map((found) => found.file);
     expect(listed).toEqual([...files].sort());
     expect(listed).toHaveLength(24);
