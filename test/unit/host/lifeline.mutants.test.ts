@@ -1,0 +1,57 @@
+/**
+ * The lifeline on Linux, where `/proc/self/stat` names the current parent (field 4, proc(5)): a
+ * process whose parent died is re-parented, so its engine is gone even while some process still
+ * holds the old parent's id. And the watcher's timer never keeps the process alive.
+ */
+import type * as FS from "node:fs";
+import { afterEach, expect, it, vi } from "vitest";
+import { engineGone, watchEngine } from "../../../provider/host/lifeline";
+
+/** When set, `/proc/self/stat` names this parent instead of the real one. */
+let parentShown: number | undefined;
+vi.mock("node:fs", async (original) => {
+  const real = await original<typeof import("node:fs")>();
+  return {
+    ...real,
+    readFileSync: (file: FS.PathOrFileDescriptor, ...rest: unknown[]) => {
+      const text = (real.readFileSync as (...a: unknown[]) => unknown)(file, ...rest);
+      if (file !== "/proc/self/stat" || parentShown === undefined) return text;
+      // Field 2, the name, may hold spaces: the fields after its last ")" start with the state.
+      const stat = String(text);
+      const cut = stat.lastIndexOf(")") + 2;
+      const [state, _parent, ...after] = stat.slice(cut).split(" ");
+      return `${stat.slice(0, cut)}${[state, String(parentShown), ...after].join(" ")}`;
+    },
+  };
+});
+
+afterEach(() => {
+  parentShown = undefined;
+  vi.restoreAllMocks();
+});
+
+it("a process re-parented (its parent died) serves an engine that is gone, though the old parent's id is still in use", () => {
+  expect(engineGone()).toBe(false);
+  // Re-parented to the first process of the system; the test's own parent still runs.
+  parentShown = 1;
+  expect(engineGone()).toBe(true);
+  parentShown = process.ppid;
+  expect(engineGone()).toBe(false);
+});
+
+it("the watcher's timer never keeps the process alive", () => {
+  const timers: NodeJS.Timeout[] = [];
+  const real = globalThis.setInterval;
+  vi.spyOn(globalThis, "setInterval").mockImplementation(((...args: Parameters<typeof setInterval>) => {
+    const timer = real(...args);
+    timers.push(timer);
+    return timer;
+  }) as typeof setInterval);
+  const stop = watchEngine("127.0.0.1:1", () => {});
+  try {
+    expect(timers).toHaveLength(1);
+    expect(timers[0]!.hasRef()).toBe(false);
+  } finally {
+    stop();
+  }
+});
