@@ -1,11 +1,14 @@
 /**
  * The lifeline on Linux, where `/proc/self/stat` names the current parent (field 4, proc(5)): a
  * process whose parent died is re-parented, so its engine is gone even while some process still
- * holds the old parent's id. And the watcher's timer never keeps the process alive.
+ * holds the old parent's id, and a watcher says so at its next tick though the engine's address
+ * still answers. And the watcher's timer never keeps the process alive. The last test ends with
+ * the engine gone, process-wide.
  */
 import type * as FS from "node:fs";
+import * as grpc from "@grpc/grpc-js";
 import { afterEach, expect, it, vi } from "vitest";
-import { engineGone, watchEngine } from "../../../provider/host/lifeline";
+import { engineGone, WATCH_INTERVAL_MS, watchEngine } from "../../../provider/host/lifeline";
 
 /** When set, `/proc/self/stat` names this parent instead of the real one. */
 let parentShown: number | undefined;
@@ -53,5 +56,33 @@ it("the watcher's timer never keeps the process alive", () => {
     expect(timers[0]!.hasRef()).toBe(false);
   } finally {
     stop();
+  }
+});
+
+it("a watcher whose process is re-parented says the engine is gone at its next tick, though the address still answers", async () => {
+  // A gRPC server without the health service answers UNIMPLEMENTED: an answer, so alive by itself.
+  const server = new grpc.Server();
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) =>
+      err ? reject(err) : resolve(p),
+    ),
+  );
+  parentShown = 1;
+  let calls = 0;
+  const gone = new Promise<void>((resolve) => {
+    watchEngine(`127.0.0.1:${port}`, () => {
+      calls += 1;
+      resolve();
+    });
+  });
+  const late = new Promise<"late">((resolve) =>
+    setTimeout(() => resolve("late"), WATCH_INTERVAL_MS * 3).unref(),
+  );
+  try {
+    expect(await Promise.race([gone.then(() => "gone" as const), late])).toBe("gone");
+    expect(calls).toBe(1);
+    expect(engineGone()).toBe(true);
+  } finally {
+    server.forceShutdown();
   }
 });
