@@ -2,7 +2,7 @@
  * The lifeline on Linux, where `/proc/self/stat` names the current parent (field 4, proc(5)): a
  * process whose parent died is re-parented, so its engine is gone even while some process still
  * holds the old parent's id, and a watcher says so at its next tick though the engine's address
- * still answers. And the watcher's timer never keeps the process alive. The last test ends with
+ * still answers. A check waits twice the interval for its answer. And the watcher's timer never keeps the process alive. The last test ends with
  * the engine gone, process-wide.
  */
 import type * as FS from "node:fs";
@@ -56,6 +56,50 @@ it("the watcher's timer never keeps the process alive", () => {
     expect(timers[0]!.hasRef()).toBe(false);
   } finally {
     stop();
+  }
+});
+
+it("a check waits for an engine slower than half an interval: its answer is taken, not cut off", async () => {
+  // The deadline of a check is twice the interval: an engine that answers in 0.8 of one is waited for.
+  const identity = (b: Buffer) => b;
+  const server = new grpc.Server();
+  let settle: (how: "answered" | "cut off") => void = () => {};
+  const first = new Promise<"answered" | "cut off">((resolve) => {
+    settle = resolve;
+  });
+  server.addService(
+    {
+      Check: {
+        path: "/grpc.health.v1.Health/Check",
+        requestStream: false,
+        responseStream: false,
+        requestSerialize: identity,
+        requestDeserialize: identity,
+        responseSerialize: identity,
+        responseDeserialize: identity,
+      },
+    },
+    {
+      Check: (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
+        call.on("cancelled", () => settle("cut off"));
+        setTimeout(() => {
+          callback(null, Buffer.alloc(0));
+          settle("answered");
+        }, WATCH_INTERVAL_MS * 0.8);
+      },
+    },
+  );
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) =>
+      err ? reject(err) : resolve(p),
+    ),
+  );
+  const stop = watchEngine(`127.0.0.1:${port}`, () => {});
+  try {
+    expect(await first).toBe("answered");
+  } finally {
+    stop();
+    server.forceShutdown();
   }
 });
 
