@@ -52,7 +52,8 @@ const mine = new Map<string, string>();
 
 /** `urn:pulumi:dev::proj::…` -> `{ stack: "dev", project: "proj" }`. */
 function stackOf(urn: string): { stack: string; project: string } {
-  const [head = "", project = ""] = urn.split("::");
+  // split gives at least one part: only the project may be missing.
+  const [head, project = ""] = urn.split("::") as [string, ...string[]];
   return { stack: head.slice(head.lastIndexOf(":") + 1), project };
 }
 

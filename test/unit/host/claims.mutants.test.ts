@@ -124,3 +124,13 @@ it("a cache that cannot be written is told in the debug log, naming the template
     /^the claim of template nowhere could not be shared on this machine \(.*ENOTDIR.*\); resources of other providers are not compared with it$/,
   );
 });
+
+it("a name that is no URN claims under its whole self as the stack and an empty project", () => {
+  claimOnMachine({ ...claim("x", "nourn"), urn: "not-a-urn" });
+  const dir = dirOf("nourn");
+  const [name] = fs.readdirSync(dir);
+  expect(JSON.parse(fs.readFileSync(path.join(dir, name!), "utf8"))).toMatchObject({
+    stack: "not-a-urn",
+    project: "",
+  });
+});

@@ -2,8 +2,8 @@
  * The lifeline on Linux, where `/proc/self/stat` names the current parent (field 4, proc(5)): a
  * process whose parent died is re-parented, so its engine is gone even while some process still
  * holds the old parent's id, and a watcher says so at its next tick though the engine's address
- * still answers. A check waits twice the interval for its answer. And the watcher's timer never keeps the process alive. The last test ends with
- * the engine gone, process-wide.
+ * still answers. A check waits twice the interval for its answer, and the watcher's timer never
+ * keeps the process alive. The last test ends with the engine gone, process-wide.
  */
 import type * as FS from "node:fs";
 import * as grpc from "@grpc/grpc-js";
