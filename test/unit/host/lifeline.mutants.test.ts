@@ -28,6 +28,34 @@ vi.mock("node:fs", async (original) => {
   };
 });
 
+/** A gRPC server on a loopback port whose Health/Check is `check`; its address. */
+async function startEngine(
+  check: grpc.handleUnaryCall<Buffer, Buffer>,
+): Promise<{ server: grpc.Server; address: string }> {
+  const identity = (b: Buffer) => b;
+  const server = new grpc.Server();
+  server.addService(
+    {
+      Check: {
+        path: "/grpc.health.v1.Health/Check",
+        requestStream: false,
+        responseStream: false,
+        requestSerialize: identity,
+        requestDeserialize: identity,
+        responseSerialize: identity,
+        responseDeserialize: identity,
+      },
+    },
+    { Check: check },
+  );
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) =>
+      err ? reject(err) : resolve(p),
+    ),
+  );
+  return { server, address: `127.0.0.1:${port}` };
+}
+
 afterEach(() => {
   parentShown = undefined;
   vi.restoreAllMocks();
@@ -61,40 +89,18 @@ it("the watcher's timer never keeps the process alive", () => {
 
 it("a check waits for an engine slower than half an interval: its answer is taken, not cut off", async () => {
   // The deadline of a check is twice the interval: an engine that answers in 0.8 of one is waited for.
-  const identity = (b: Buffer) => b;
-  const server = new grpc.Server();
   let settle: (how: "answered" | "cut off") => void = () => {};
   const first = new Promise<"answered" | "cut off">((resolve) => {
     settle = resolve;
   });
-  server.addService(
-    {
-      Check: {
-        path: "/grpc.health.v1.Health/Check",
-        requestStream: false,
-        responseStream: false,
-        requestSerialize: identity,
-        requestDeserialize: identity,
-        responseSerialize: identity,
-        responseDeserialize: identity,
-      },
-    },
-    {
-      Check: (call: grpc.ServerUnaryCall<Buffer, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
-        call.on("cancelled", () => settle("cut off"));
-        setTimeout(() => {
-          callback(null, Buffer.alloc(0));
-          settle("answered");
-        }, WATCH_INTERVAL_MS * 0.8);
-      },
-    },
-  );
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) =>
-      err ? reject(err) : resolve(p),
-    ),
-  );
-  const stop = watchEngine(`127.0.0.1:${port}`, () => {});
+  const { server, address } = await startEngine((call, callback) => {
+    call.on("cancelled", () => settle("cut off"));
+    setTimeout(() => {
+      callback(null, Buffer.alloc(0));
+      settle("answered");
+    }, WATCH_INTERVAL_MS * 0.8);
+  });
+  const stop = watchEngine(address, () => {});
   try {
     expect(await first).toBe("answered");
   } finally {
@@ -103,18 +109,16 @@ it("a check waits for an engine slower than half an interval: its answer is take
   }
 });
 
-it("a watcher whose process is re-parented says the engine is gone at its next tick, though the address still answers", async () => {
-  // A gRPC server without the health service answers UNIMPLEMENTED: an answer, so alive by itself.
-  const server = new grpc.Server();
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) =>
-      err ? reject(err) : resolve(p),
-    ),
-  );
+it("a watcher whose process is re-parented says the engine is gone at its next tick, though the engine answers, and asks no more", async () => {
+  let asked = 0;
+  const { server, address } = await startEngine((_call, callback) => {
+    asked++;
+    callback(null, Buffer.alloc(0));
+  });
   parentShown = 1;
   let calls = 0;
   const gone = new Promise<void>((resolve) => {
-    watchEngine(`127.0.0.1:${port}`, () => {
+    watchEngine(address, () => {
       calls += 1;
       resolve();
     });
@@ -126,6 +130,10 @@ it("a watcher whose process is re-parented says the engine is gone at its next t
     expect(await Promise.race([gone.then(() => "gone" as const), late])).toBe("gone");
     expect(calls).toBe(1);
     expect(engineGone()).toBe(true);
+    // Even were the parent back, a watcher that said so once asks nothing more.
+    parentShown = undefined;
+    await new Promise((resolve) => setTimeout(resolve, WATCH_INTERVAL_MS * 1.2));
+    expect(asked).toBe(0);
   } finally {
     server.forceShutdown();
   }
