@@ -52,7 +52,8 @@ const mine = new Map<string, string>();
 
 /** `urn:pulumi:dev::proj::…` -> `{ stack: "dev", project: "proj" }`. */
 function stackOf(urn: string): { stack: string; project: string } {
-  const [head = "", project = ""] = urn.split("::");
+  // split gives at least one part: only the project may be missing.
+  const [head, project = ""] = urn.split("::") as [string, ...string[]];
   return { stack: head.slice(head.lastIndexOf(":") + 1), project };
 }
 
@@ -65,6 +66,7 @@ export function processStart(pid: number): string | undefined {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
     // The name (field 2) may hold spaces and parentheses: count from after its last ")".
     return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+    // Stryker disable next-line BlockStatement: an empty catch falls off the end, which returns undefined too
   } catch {
     return undefined;
   }
@@ -112,6 +114,7 @@ function readClaim(path: string): ClaimFile | undefined {
     if (typeof value.urn !== "string" || typeof value.pid !== "number" || typeof value.engine !== "object")
       return undefined;
     return value as ClaimFile;
+    // Stryker disable next-line BlockStatement: an empty catch falls off the end, which returns undefined too
   } catch {
     return undefined;
   }
@@ -143,6 +146,7 @@ export function claimOnMachine(claim: MachineClaim): MachineClaim[] {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const path = join(dir, fileOf(claim.urn));
     const previous = mine.get(claim.urn);
+    // Stryker disable next-line ConditionalExpression: the same path removed is written again just below, by a rename that gives it a new file either way
     if (previous !== undefined && previous !== path) removeQuietly(previous);
     const record: ClaimFile = { ...claim, stack, project, ...self() };
     const temporary = `${path}.${process.pid}.tmp`;
