@@ -49,7 +49,7 @@ vi.mock("node:fs", async (importOriginal) => {
     fsCalls.log.push(`fsync ${fsCalls.paths.get(fd)}`);
   };
   const readdirSync = ((...args: Parameters<typeof fs.readdirSync>) => {
-    const names = fs.readdirSync(...args) as string[];
+    const names = fs.readdirSync(...args) as unknown as string[];
     if (!fsCalls.reverseListing) return names;
     fsCalls.reverseListing = false;
     return [...names].reverse();
