@@ -48,12 +48,13 @@ vi.mock("node:fs", async (importOriginal) => {
     fs.fsyncSync(fd);
     fsCalls.log.push(`fsync ${fsCalls.paths.get(fd)}`);
   };
-  const readdirSync = ((...args: Parameters<typeof fs.readdirSync>) => {
-    const names = fs.readdirSync(...args) as unknown as string[];
+  // The journal lists names (strings) only.
+  const readdirSync = ((dir: string) => {
+    const names = fs.readdirSync(dir);
     if (!fsCalls.reverseListing) return names;
     fsCalls.reverseListing = false;
     return [...names].reverse();
-  }) as typeof fs.readdirSync;
+  }) as unknown as typeof fs.readdirSync;
   return {
     ...fs,
     default: { ...fs, openSync, fsyncSync, readdirSync },
