@@ -9,14 +9,13 @@
  */
 import { canonicalOrder, numberFieldsOf, type RecordSpec } from "../dns/model";
 
-function candidateKeys(r: RecordSpec): string[] {
+/** `name/type`, then with the content, then with the numbers too (the second again for a record without numbers). */
+function candidateKeys(r: RecordSpec): [byName: string, byContent: string, byNumbers: string] {
   const coarse = `${r.name}/${r.type}`;
   const numbers = numberFieldsOf(r.type)
     .map((field) => r[field])
     .filter((value) => value !== undefined);
-  const candidates = [coarse, `${coarse}/${r.content}`];
-  if (numbers.length > 0) candidates.push(`${coarse}/${[...numbers, r.content].join(" ")}`);
-  return candidates;
+  return [coarse, `${coarse}/${r.content}`, `${coarse}/${[...numbers, r.content].join(" ")}`];
 }
 
 /**
@@ -55,11 +54,11 @@ export function keyRecords<T extends RecordSpec>(records: readonly T[]): Record<
   for (const r of ordered) {
     const [byName, byContent, byNumbers] = candidateKeys(r);
     const base =
-      coarse.get(byName!)!.length === 1
-        ? byName!
-        : withContent.get(byContent!)!.length === 1
-          ? byContent!
-          : (byNumbers ?? byContent!);
+      coarse.get(byName)!.length === 1
+        ? byName
+        : withContent.get(byContent)!.length === 1
+          ? byContent
+          : byNumbers;
     let key = base;
     for (let n = 2; used.has(key); n++) key = `${base}#${n}`;
     used.add(key);
