@@ -89,12 +89,15 @@ function hostProblem(type: RecordType, example: string, content: string): string
   // Not rewritten silently (content is sent as written): named in the ASCII form DNS uses, the
   // UTS #46 mapping of Node's url.domainToASCII (xn-- labels, "。" read as ".").
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
-  const ascii = /[^\u0000-\u007f]/.test(content) ? domainToASCII(content) : "";
-  if (ascii !== "" && hostProblem(type, example, ascii) === undefined) {
-    return (
-      `"${content}" holds characters outside ASCII; DNS writes this host "${ascii}" (UTS #46, as ` +
-      `Node's url.domainToASCII maps it): write "${ascii}" instead`
-    );
+  if (/[^\u0000-\u007f]/.test(content)) {
+    // No form at all ("", when the mapping refuses the text) is no host name either.
+    const ascii = domainToASCII(content);
+    if (hostProblem(type, example, ascii) === undefined) {
+      return (
+        `"${content}" holds characters outside ASCII; DNS writes this host "${ascii}" (UTS #46, as ` +
+        `Node's url.domainToASCII maps it): write "${ascii}" instead`
+      );
+    }
   }
   return (
     `"${content}" is not a host name: use dot-separated labels of letters, digits, "-" and "_", ` +
@@ -296,8 +299,8 @@ function idOf(r: RecordSpec): string {
 
 /**
  * A sorted copy of `records` in canonical order ({@link compareRecords}); records that compare
- * equal but carry different `recordId`s are ordered by id, so the result never depends on the
- * input order.
+ * equal but carry different `recordId`s are ordered by id (a record without one first, as an absent
+ * number sorts first), so the result never depends on the input order.
  */
 export function canonicalOrder<T extends RecordSpec>(records: readonly T[]): T[] {
   return [...records].sort((a, b) => compareRecords(a, b) || compareStrings(idOf(a), idOf(b)));
