@@ -60,6 +60,14 @@ const MAX_LABEL = 63;
 const MAX_NAME = 253;
 const HOST_LABEL = /^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?$/i;
 
+/**
+ * What the URL host parser behind Node's `url.domainToASCII` cuts at ("/", "?", "#", "\"), drops
+ * (tabs, line breaks) or decodes ("%"): a name holding one has no ASCII form of its own there, for
+ * the mapped text would silently lose or change part of it (`bücher.example/x` would become
+ * `xn--bcher-kva.example`).
+ */
+export const URL_HOST_CUTS = /[\t\n\r#/?\\%]/;
+
 const same = (content: string) => content;
 const lowerCase = (content: string) => content.toLowerCase();
 
@@ -89,7 +97,7 @@ function hostProblem(type: RecordType, example: string, content: string): string
   // Not rewritten silently (content is sent as written): named in the ASCII form DNS uses, the
   // UTS #46 mapping of Node's url.domainToASCII (xn-- labels, "。" read as ".").
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
-  if (/[^\u0000-\u007f]/.test(content)) {
+  if (/[^\u0000-\u007f]/.test(content) && !URL_HOST_CUTS.test(content)) {
     // No form at all ("", when the mapping refuses the text) is no host name either.
     const ascii = domainToASCII(content);
     if (hostProblem(type, example, ascii) === undefined) {

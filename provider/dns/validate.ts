@@ -27,6 +27,7 @@ import {
   numberFieldsOf,
   RECORD_MODEL,
   type RecordSpec,
+  URL_HOST_CUTS,
 } from "./model";
 
 export type { InputIssue } from "./issues";
@@ -95,7 +96,8 @@ function unicodeNameProblem(name: string, type: RecordType): string {
 function nameProblem(name: string, type: RecordType): string | undefined {
   if (name === "") return 'the name is empty; use "@" for the apex or a relative name such as "www"';
   if (name === "@") return type === "SRV" ? srvNameReason(name) : undefined;
-  if (NON_ASCII.test(name)) return unicodeNameProblem(name, type);
+  // A name the URL host parser would cut or change has no mapped form: the rules below say what is wrong.
+  if (NON_ASCII.test(name) && !URL_HOST_CUTS.test(name)) return unicodeNameProblem(name, type);
   if (name.includes(DOMAIN_PLACEHOLDER)) {
     const relative = name.replaceAll(DOMAIN_PLACEHOLDER, "").replace(/\.+$/, "") || "@";
     return (

@@ -2,7 +2,9 @@
  * Refusals at the edges the other tests of validate.ts leave: a number written as a string that is
  * no whole number (the quotes are not the only fault, so dropping them is not the advice), a type
  * written with spaces around it, a CNAME written twice (one duplicate, not also a CNAME beside
- * itself), and a URL forward beside two CNAMEs (each pair that cannot share the name is named).
+ * itself), a URL forward beside two CNAMEs (each pair that cannot share the name is named), and a
+ * name outside ASCII that the URL host parser behind its mapping would cut (refused by the rules of a
+ * name, never offered a form that drops part of it).
  */
 import { describe, expect, it } from "vitest";
 import { validateRecords } from "../../../provider/dns/validate";
@@ -65,4 +67,17 @@ describe("records that cannot share a name", () => {
       ),
     ]);
   });
+});
+
+describe("a name outside ASCII that the URL host parser would cut or change", () => {
+  // Node's url.domainToASCII gives "xn--bcher-kva" for each of these: the rest would be lost unsaid.
+  it.each(["bücher/x", "bücher?x", "bücher#x", "bücher\\x", "bü%63her"])(
+    "%j: the rules of a name, no mapped form",
+    (name) => {
+      expect(lines([{ name, type: "A", content: "192.0.2.1" }])).toEqual([
+        `records[0].name: "${name}" is not a valid name: use "@" or dot-separated labels of letters, digits, "-" and "_", ` +
+          `optionally starting with a "*" label, e.g. "www", "_dmarc" or "*.dev" (internationalized names in their xn-- form)`,
+      ]);
+    },
+  );
 });
