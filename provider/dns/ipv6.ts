@@ -15,7 +15,7 @@ const DOT = 0x2e;
 const ZERO = 0x30;
 const LOWER_A = 0x61;
 
-/** The value of hex digit `code`, or a negative number (the characters below "0" give their own). */
+/** The value of hex digit `code`, or a negative number when it is none (below "0": its distance from it). */
 function hexDigit(code: number): number {
   if (code <= ZERO + 9) return code - ZERO;
   const lower = code | 0x20;
