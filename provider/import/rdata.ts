@@ -9,7 +9,7 @@
  */
 import { domainToASCII } from "node:url";
 import type { RecordType } from "../client/wire";
-import { DOMAIN_PLACEHOLDER, type NumberField } from "../dns/model";
+import { DOMAIN_PLACEHOLDER, type NumberField, URL_HOST_CUTS } from "../dns/model";
 import { ZoneInputError } from "./errors";
 import type { Token } from "./tokens";
 import { resolveName, type ZoneEntry } from "./zone";
@@ -190,7 +190,8 @@ const NON_ASCII = /[^\u0000-\u007f]/;
  */
 export function asciiName(name: string, changes: string[]): string {
   if (!NON_ASCII.test(name)) return name;
-  const ascii = domainToASCII(name.replace(/\.$/, ""));
+  // Text the URL host parser would cut or change cannot be mapped: its answer would be another name.
+  const ascii = URL_HOST_CUTS.test(name) ? "" : domainToASCII(name.replace(/\.$/, ""));
   if (ascii === "") return name;
   const written = name.endsWith(".") ? `${ascii}.` : ascii;
   changes.push(`${name} written in its xn-- form: ${written}`);

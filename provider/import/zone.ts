@@ -9,6 +9,7 @@
  * This module knows nothing of the API; what becomes of each entry is convert.ts's job.
  */
 import { domainToASCII } from "node:url";
+import { URL_HOST_CUTS } from "../dns/model";
 import { ZoneInputError } from "./errors";
 import { genericRdata, typeMnemonic } from "./generic";
 import { zoneText } from "./text";
@@ -225,7 +226,8 @@ export function resolveName(name: string, origin: string | undefined, file: stri
 function asciiDomain(domain: string, notes: string[]): string | undefined {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
   if (/^[\u0000-\u007f]*$/.test(domain)) return domain;
-  const ascii = domainToASCII(domain.replace(/\.$/, ""));
+  // Text the URL host parser would cut or change has none: its answer would be another domain.
+  const ascii = URL_HOST_CUTS.test(domain) ? "" : domainToASCII(domain.replace(/\.$/, ""));
   if (ascii === "") return undefined;
   const written = `${ascii}.`;
   notes.push(`the domain ${domain} is written in its xn-- form: ${written}`);

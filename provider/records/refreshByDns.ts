@@ -18,7 +18,7 @@ import {
   readRRset,
 } from "../client/resolver";
 import type { InputIssue } from "../dns/issues";
-import { describeRecord, normalizeRecord, type RecordSpec } from "../dns/model";
+import { describeRecord, normalizeRecord, type RecordSpec, URL_HOST_CUTS } from "../dns/model";
 import * as log from "../log";
 import type { DnsServer } from "../settings/dnsServers";
 import type { HeldRecord } from "./corrections";
@@ -38,8 +38,10 @@ const DOMAIN = /^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9])?\.)+[a-z0-9](
  */
 export function readVerifyDomain(raw: unknown): { domain?: string; issues: InputIssue[] } {
   if (raw === undefined || raw === null || raw === "") return { issues: [] };
-  // domainToASCII gives "" for what is no domain (and for ""), which the pattern refuses.
-  const ascii = domainToASCII(typeof raw === "string" ? raw.trim().replace(/\.$/, "") : "");
+  const text = typeof raw === "string" ? raw.trim().replace(/\.$/, "") : "";
+  // domainToASCII gives "" for what is no domain (and for ""), which the pattern refuses; text its
+  // URL host parser would cut or change ("shop.example/x" -> "shop.example") is no domain either.
+  const ascii = URL_HOST_CUTS.test(text) ? "" : domainToASCII(text);
   if (DOMAIN.test(ascii)) return { domain: ascii, issues: [] };
   return {
     issues: [

@@ -8,6 +8,7 @@ import { domainToASCII } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
 import { isNotFound } from "../client/failures";
+import { URL_HOST_CUTS } from "../dns/model";
 import { DomainApiError, DomainNotInAccountError, UnreviewedPlanError } from "../errors";
 import { accountMove, madeOn } from "../host/account";
 import { containsUnknown, unknownInputs, withoutProvider } from "../host/engine";
@@ -32,13 +33,35 @@ const FINAL_DOT = /[.\u3002\uff0e\uff61]+$/u;
  * A domain name in the form the API takes: lower case, every internationalized label in its
  * xn-- (punycode) form, as Node's `url.domainToASCII` maps it (UTS #46): `Bücher.Example` ->
  * `xn--bcher-kva.example`, and `shop。example` (the full stop Chinese and Japanese input methods
- * type) -> `shop.example`. `""` when the name cannot be mapped.
+ * type) -> `shop.example`. `""` when the name cannot be mapped, or when the URL host parser behind
+ * that mapping would cut or change part of it (`bücher.example?x`, `bü%63her.example`).
  *
  * @example
  * asciiDomain("Bücher.example"); // "xn--bcher-kva.example"
  */
 export function asciiDomain(domain: string): string {
-  return NON_ASCII.test(domain) ? domainToASCII(domain) : domain.toLowerCase();
+  if (!NON_ASCII.test(domain)) return domain.toLowerCase();
+  // For these, domainToASCII would answer a shorter or other domain than the one written.
+  return URL_HOST_CUTS.test(domain) ? "" : domainToASCII(domain);
+}
+
+/**
+ * Why a name outside ASCII holding `cut`, a character the URL host parser behind the mapping cuts
+ * at, drops or decodes, is refused: mapped, it would name another domain.
+ */
+function cutProblem(domain: string, cut: string): string {
+  const [what, effect] =
+    cut === "\t"
+      ? ["a tab", "drop it"]
+      : cut === "\n" || cut === "\r"
+        ? ["a line break", "drop it"]
+        : cut === "%"
+          ? ['"%"', "decode it"]
+          : [`"${cut}"`, "cut the name there"];
+  return (
+    `"${domain}" is not a domain name: ${what} has no place in one (Node's url.domainToASCII would ${effect}, ` +
+    'and another domain would be restored); use letters, digits and inner hyphens, or an internationalized name such as "bücher.example"'
+  );
 }
 
 /**
@@ -57,6 +80,8 @@ export function domainProblem(domain: unknown): string | undefined {
       ? `drop the trailing dot: "${bare}"`
       : `drop the trailing dot, and ${domainProblem(bare)}`;
   }
+  const cut = NON_ASCII.test(domain) ? URL_HOST_CUTS.exec(domain) : null;
+  if (cut) return cutProblem(domain, cut[0]);
   const ascii = asciiDomain(domain);
   if (ascii === "") {
     return (
@@ -219,6 +244,7 @@ export { delete_ as delete };
  * imported("Shop.Example"); // { props: { domain: "shop.example" }, inputs: { domain: "shop.example" } }
  */
 export function imported(id: string): { props: Props; inputs: Props } {
-  const domain = asciiDomain(id);
+  // An id with no ASCII form is kept as written, for check to refuse by name.
+  const domain = asciiDomain(id) || id;
   return { props: { domain }, inputs: { domain } };
 }

@@ -104,6 +104,47 @@ describe("check", () => {
     expect(sandbox.requests).toEqual([]);
   });
 
+  // Node's url.domainToASCII reads its input as a URL host: it cuts at "?", "#" and "\", drops tabs
+  // and line breaks and decodes "%", so each of these would be restored as "xn--bcher-kva.example".
+  const notADomain = (domain: string, what: string, effect: string) =>
+    `"${domain}" is not a domain name: ${what} has no place in one (Node's url.domainToASCII would ${effect}, ` +
+    'and another domain would be restored); use letters, digits and inner hyphens, or an internationalized name such as "bücher.example"';
+  it.each([
+    ["bücher.example?x", '"?"', "cut the name there"],
+    ["bücher.example#x", '"#"', "cut the name there"],
+    ["bücher.example\\x", '"\\"', "cut the name there"],
+    ["bü%63her.example", '"%"', "decode it"],
+    ["bücher.ex\tample", "a tab", "drop it"],
+    ["bücher.ex\nample", "a line break", "drop it"],
+    ["bücher.ex\rample", "a line break", "drop it"],
+  ])("refuses %j, which the mapping would turn into another domain", async (domain, what, effect) => {
+    const result = await restore.check({}, { __provider: PROVIDER, domain });
+    expect(result.failures).toEqual([{ property: "domain", reason: notADomain(domain, what, effect) }]);
+    expect(sandbox.requests).toEqual([]);
+  });
+
+  it("refuses those characters in an ASCII name by its label, and a path outside ASCII as a path", async () => {
+    const reasons = async (domain: string) =>
+      (await restore.check({}, { __provider: PROVIDER, domain })).failures?.map((f) => f.reason);
+    expect(await reasons("shop.example?x")).toEqual([
+      'label "example?x" is not valid: use letters, digits and inner hyphens (an internationalized name such as "bücher.example" is sent in its xn-- form)',
+    ]);
+    expect(await reasons("bücher.example/x")).toEqual(["give the bare domain name, without scheme or path"]);
+  });
+
+  it("imports by an id in Unicode as its xn-- form, and keeps one the mapping would change for check to refuse", async () => {
+    expect(restore.imported("Bücher.Example")).toEqual({
+      props: { domain: "xn--bcher-kva.example" },
+      inputs: { domain: "xn--bcher-kva.example" },
+    });
+    const kept = restore.imported("bücher.example?x");
+    expect(kept).toEqual({ props: { domain: "bücher.example?x" }, inputs: { domain: "bücher.example?x" } });
+    const result = await restore.check({}, { __provider: PROVIDER, ...kept.inputs });
+    expect(result.failures).toEqual([
+      { property: "domain", reason: notADomain("bücher.example?x", '"?"', "cut the name there") },
+    ]);
+  });
+
   it("refuses unknown inputs, naming each", async () => {
     const result = await restore.check(
       {},

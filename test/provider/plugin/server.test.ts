@@ -142,6 +142,22 @@ describe("Check and Diff", () => {
     expect(failures).toEqual([["domain", 'drop the trailing dot: "shop.example"']]);
   });
 
+  it("Check refuses a name in Unicode that the URL host parser behind its mapping would cut", async () => {
+    // Mapped as written, "bücher.example#x" would be restored as "xn--bcher-kva.example".
+    const checked = await rpc<pb.CheckRequest, pb.CheckResponse>(
+      "check",
+      new pb.CheckRequest().setUrn(RESTORE_URN).setNews(struct({ domain: "bücher.example#x" })),
+    );
+    const failures = checked.getFailuresList().map((f) => [f.getProperty(), f.getReason()]);
+    expect(failures).toEqual([
+      [
+        "domain",
+        `"bücher.example#x" is not a domain name: "#" has no place in one (Node's url.domainToASCII would cut the name there, ` +
+          'and another domain would be restored); use letters, digits and inner hyphens, or an internationalized name such as "bücher.example"',
+      ],
+    ]);
+  });
+
   it("a new domain replaces a restore, deleting the old one first; the same domain is no change", async () => {
     const olds = { domain: "shop.example", restoredAt: "2026-11-21T21:30:00Z", baseUrl: sandbox.url };
     const diff = (news: Props, oldInputs?: Props) => {

@@ -41,6 +41,22 @@ describe("readVerifyDomain", () => {
     expect(readVerifyDomain(42).issues[0]?.reason).toMatch(/; got 42$/);
   });
 
+  it("refuses text that the URL host parser behind the mapping would cut or change, reading no other domain", () => {
+    // Node's url.domainToASCII gives "shop.example" (or "xn--bcher-kva.example") for each of these.
+    const cut = ["shop.example/x", "shop.example?x", "shop.example#x", "shop.example\\x", "sh%6fp.example"];
+    for (const raw of [...cut, "shop.ex\tample", "shop.ex\nample", "shop.ex\rample", "bücher.example#x"]) {
+      expect(readVerifyDomain(raw), JSON.stringify(raw)).toEqual({
+        issues: [
+          {
+            property: "verifyDomain",
+            reason: `expected a domain that uses this template, e.g. "shop.example" (refresh reads its published records); got ${JSON.stringify(raw)}`,
+          },
+        ],
+      });
+    }
+    expect(witnessOf({ verifyDomain: "shop.example?x" })).toBeUndefined();
+  });
+
   it("is read from a resource's stored outputs", () => {
     expect(witnessOf({ verifyDomain: "Shop.Example." })).toBe("shop.example");
     expect(witnessOf({ verifyDomain: "no domain" })).toBeUndefined();

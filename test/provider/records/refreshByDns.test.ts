@@ -240,4 +240,18 @@ describe("refresh with a witness domain", () => {
       }),
     ]);
   });
+
+  it("refuses a verifyDomain that the URL host parser would cut, instead of reading the domain before the cut", async () => {
+    const result = await records.check(
+      {},
+      { templateId: "web", records: declared, verifyDomain: "shop.example/x" },
+    );
+    expect(result.failures).toEqual([
+      {
+        property: "verifyDomain",
+        reason:
+          'expected a domain that uses this template, e.g. "shop.example" (refresh reads its published records); got "shop.example/x"',
+      },
+    ]);
+  });
 });

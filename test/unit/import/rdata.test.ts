@@ -389,6 +389,38 @@ describe("names outside ASCII (UTS #46)", () => {
       "café.example.net. written in its xn-- form: xn--caf-dma.example.net.",
     ]);
   });
+
+  it("a name the URL host parser behind the mapping would cut or change is left as it is, nothing said", () => {
+    // Node's url.domainToASCII gives "xn--bcher-kva.example." for each of these.
+    const said: string[] = [];
+    for (const name of [
+      "bücher.example?x.",
+      "bücher.example#x.",
+      "bücher.example\\x.",
+      "bü%63her.example.",
+    ]) {
+      expect(asciiName(name, said)).toBe(name);
+    }
+    expect(said).toEqual([]);
+  });
+
+  it("in rdata and as an owner: such a name is refused by check(), never imported as another name", () => {
+    const t = zone([
+      "c CNAME bü%63her.example.net.",
+      "m MX 10 bücher.example.net?x.",
+      "bü%63her A 192.0.2.1",
+    ]);
+    expect(t.records).toEqual([]);
+    expect(t.changes).toEqual([]);
+    const host = (content: string, example: string) =>
+      `check() refuses it: content: "${content}" is not a host name: use dot-separated labels of letters, digits, "-" and "_", optionally with {domainname} and a final dot, e.g. "${example}"`;
+    expect(t.skipped.map((s) => s.reason)).toEqual([
+      host("bü%63her.example.net.", "target.example.net."),
+      host("bücher.example.net?x.", "mx1.example.net"),
+      'check() refuses it: name: "bü%63her" is not a valid name: use "@" or dot-separated labels of letters, digits, "-" and "_", ' +
+        'optionally starting with a "*" label, e.g. "www", "_dmarc" or "*.dev" (internationalized names in their xn-- form)',
+    ]);
+  });
 });
 
 describe("a relative name ending in the domain holds it twice (RFC 1035 reads it so)", () => {

@@ -576,6 +576,30 @@ describe("what is no record, no directive, no SOA", () => {
     expect(z.entries.map((e) => e.owner)).toEqual(["www.ü%.example."]);
     expect(z.notes).toEqual(["the zone's domain, example.com., is given by --origin"]);
   });
+
+  it("a Unicode name the URL host parser behind the mapping would cut or change names no domain, not the part before", () => {
+    // Node's url.domainToASCII gives "xn--bcher-kva.example" for each of these.
+    for (const domain of ["bücher.example?x.", "bücher.example#x.", "bü%63her.example."]) {
+      expect(refusal(`${domain} SOA ${SOA}\n`).message, domain).toMatch(/expected the zone's domain/);
+      expect(refusal(`$ORIGIN ${domain}\nwww A 192.0.2.1\n`).message, domain).toMatch(
+        /expected the zone's domain/,
+      );
+    }
+    const z = readZone("$ORIGIN bücher.example#x.\nwww A 192.0.2.1\n", "z", "example.com");
+    expect(z.entries.map((e) => e.owner)).toEqual(["www.bücher.example#x."]);
+    expect(z.notes).toEqual(["the zone's domain, example.com., is given by --origin"]);
+    for (const origin of [
+      "bücher.example?x",
+      "bücher.example#x",
+      "bücher.example\\x",
+      "bü%63her.example",
+      "bücher.ex\tample",
+    ]) {
+      expect(refusal(() => originDomain(origin, "z.zone")).message).toBe(
+        `z.zone: --origin ${JSON.stringify(origin)} is not a domain name (labels of letters, digits and "-", separated by dots), e.g. --origin example.com`,
+      );
+    }
+  });
 });
 
 describe("what Route 53, editors and users write that the cases above leave out", () => {
