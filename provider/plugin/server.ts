@@ -83,9 +83,16 @@ function unary<Req, Res>(work: (req: Req, codec: Codec) => Promise<Res>): grpc.h
   };
 }
 
-function diffResponse(result: { changes?: boolean; replaces?: string[]; deleteBeforeReplace?: boolean }) {
+/**
+ * A diff's result with the properties it replaces always listed (none: empty): its answer and its
+ * detailed diff read one list.
+ */
+const withReplaces = (result: pulumi.dynamic.DiffResult) => ({ ...result, replaces: result.replaces ?? [] });
+
+function diffResponse(result: { changes?: boolean; replaces: string[]; deleteBeforeReplace?: boolean }) {
+  // Stryker disable next-line ConditionalExpression: every diff answers `changes` as a boolean (the records', the restore's, DiffConfig's), so no request reaches DIFF_UNKNOWN
   const changes = result.changes === true ? DIFF_SOME : result.changes === false ? DIFF_NONE : DIFF_UNKNOWN;
-  const resp = new pb.DiffResponse().setChanges(changes).setReplacesList(result.replaces ?? []);
+  const resp = new pb.DiffResponse().setChanges(changes).setReplacesList(result.replaces);
   return resp.setDeletebeforereplace(result.deleteBeforeReplace === true);
 }
 
@@ -129,11 +136,11 @@ export function resourceProviderServer(
     }),
     diff: unary(async (req: pb.DiffRequest, { decodeResource: decode }) => {
       const news = decode(req.getNews());
-      const result = await opsOf(req.getUrn()).diff(req.getId(), decode(req.getOlds()), news);
+      const result = withReplaces(await opsOf(req.getUrn()).diff(req.getId(), decode(req.getOlds()), news));
       const resp = diffResponse(result);
       if (result.changes !== true || req.getOldInputs() === undefined) return resp;
       // The detailed diff shows exactly what the planner changes, down to the record.
-      const changes = detailedDiff(decode(req.getOldInputs()), news, result.replaces ?? []);
+      const changes = detailedDiff(decode(req.getOldInputs()), news, result.replaces);
       const kind = (c: (typeof changes)[number]) => pb.PropertyDiff.Kind[engineKind(c)];
       for (const c of changes)
         resp.getDetaileddiffMap().set(c.path, new pb.PropertyDiff().setKind(kind(c)).setInputdiff(true));

@@ -1,9 +1,9 @@
 /**
  * The plugin's gRPC service as the engine sees its answers, beyond the round trip of
- * plugin-server.test.ts: a refresh and an import (Read), a diff with and without the old inputs, a
- * restore's replacement (delete before replace), a plain failure (its message, nothing more), the
- * type of a partial failure's detail, and what a refused invoke leaves out. Served in this process,
- * called through the SDK's generated client, against the sandbox.
+ * plugin-server.test.ts: a refresh and an import (Read), a diff with and without the old inputs or
+ * of drift alone, a restore's replacement (delete before replace), a plain failure (its message,
+ * nothing more), the type of a partial failure's detail, and what a refused invoke leaves out.
+ * Served in this process, called through the SDK's generated client, against the sandbox.
  */
 import * as grpc from "@grpc/grpc-js";
 import { ResourceProviderClient, ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
@@ -208,6 +208,31 @@ describe("Check and Diff", () => {
     expect(resp.getChanges()).toBe(DIFF_SOME);
     expect(resp.getReplacesList()).toEqual([]);
     expect(resp.getDeletebeforereplace()).toBe(false);
+    expect(resp.getHasdetaileddiff()).toBe(false);
+    expect(resp.getDetaileddiffMap().getLength()).toBe(0);
+    expect(resp.getDiffsList()).toEqual([]);
+  });
+
+  it("drift alone (the program unchanged, a record changed elsewhere) is a change with no detailed diff", async () => {
+    const { inputs, outs } = await created([{ name: "@", type: "A", content: "192.0.2.1" }]);
+    // What a refresh leaves in the state when the record was edited outside Pulumi.
+    const records = outs.records as Record<string, Props>;
+    const refreshed = {
+      ...outs,
+      records: { ...records, "@/A": { ...records["@/A"], content: "192.0.2.9" } },
+    };
+    const resp = await rpc<pb.DiffRequest, pb.DiffResponse>(
+      "diff",
+      new pb.DiffRequest()
+        .setUrn(RECORDS_URN)
+        .setId("web")
+        .setOlds(struct(refreshed))
+        .setOldInputs(struct(inputs))
+        .setNews(struct(inputs)),
+    );
+    // The planner corrects the record, but no input changed: none is named to the engine.
+    expect(resp.getChanges()).toBe(DIFF_SOME);
+    expect(resp.getReplacesList()).toEqual([]);
     expect(resp.getHasdetaileddiff()).toBe(false);
     expect(resp.getDetaileddiffMap().getLength()).toBe(0);
     expect(resp.getDiffsList()).toEqual([]);
