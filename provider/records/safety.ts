@@ -132,9 +132,10 @@ export function checkSafety(
 ): string | undefined {
   const counts = plan.summary;
   const existing = counts.unchanged + counts.updates + counts.deletes;
-  if (threshold === false || existing <= 0 || existing < threshold.minExistingRecords) return undefined;
+  if (threshold === false || existing < threshold.minExistingRecords) return undefined;
   const changed = counts.updates + counts.deletes;
-  // Compared without dividing, so that exactly 30 % of 10 records is not refused by a rounding error.
+  // Compared without dividing, so that exactly 30 % of 10 records is not refused by a rounding error;
+  // an empty template (0 of 0) passes here, before the divisions below.
   if (changed * 100 <= threshold.maxChangePercent * existing) return undefined;
   if (safetyOverridden(env)) return undefined;
   const share = Math.round((changed * 1000) / existing) / 10;

@@ -1,10 +1,12 @@
 /**
  * What the dynamic shims load (`pulumi-domainapi/impl`): each resource's provider methods and
  * nothing else, and, loaded in the engine's dynamic-provider process (its script and the engine's
- * address as arguments), a watch of that engine that exits once it is gone. Loaded in this process
- * with `process.argv` set as the engine sets it, stand-in engines on loopback, `process.exit` caught.
+ * address as arguments), its logs sent to that engine and a watch of it that exits once it is
+ * gone. Loaded in this process with `process.argv` set as the engine sets it, stand-in engines on
+ * loopback, `process.exit` caught.
  */
 import * as grpc from "@grpc/grpc-js";
+import * as pulumi from "@pulumi/pulumi";
 import { EngineService } from "@pulumi/pulumi/proto/engine_grpc_pb";
 import type { LogRequest } from "@pulumi/pulumi/proto/engine_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
@@ -114,11 +116,18 @@ describe("pulumi-domainapi/impl", () => {
     engine.stop();
   });
 
-  it("in the engine's dynamic-provider process, exits once the engine at its address is gone", async () => {
+  it("in the engine's dynamic-provider process, logs to the engine at its address, and exits once it is gone", async () => {
     const exits: unknown[] = [];
     vi.spyOn(process, "exit").mockImplementation(((code?: number) => void exits.push(code)) as never);
     const engine = await standInEngine();
-    await load([SCRIPT, engine.address]);
+    // The process starts with no engine set in the SDK: only its arguments name it.
+    pulumi.runtime.resetOptions(pulumi.getProject(), pulumi.getStack(), -1, "", "", false, "");
+    const impl = await load([SCRIPT, engine.address]);
+    await impl.restore.delete("host.example", { domain: "host.example" });
+    // Shown by `pulumi up` as the engine's own warning, not lost in the plugin's output.
+    expect(engine.told()).toEqual([
+      "DomainRestore host.example: a restore cannot be undone; removing it from the stack leaves the domain as it is",
+    ]);
     // Other processes (a program, a host given no or a malformed address) watch nothing.
     await load(["/p/program.js", "127.0.0.1:1"]);
     await load([SCRIPT, "127.0.0.1:1x"]);

@@ -92,6 +92,16 @@ describe("DnsTemplateRecords", () => {
     expect((await inputsOf(plain, "plain")).secretRecords).toEqual([]);
   });
 
+  it("names no record given as a plain Output or Promise: only a secret one is shown as [secret]", async () => {
+    const given = new DnsTemplateRecords("given", {
+      templateId: "tpl-8",
+      records: [pulumi.output(A), Promise.resolve(WWW)],
+    });
+    const inputs = await inputsOf(given, "given");
+    expect(inputs.records).toEqual([A, WWW]);
+    expect(inputs.secretRecords).toEqual([]);
+  });
+
   it("shows the kept records as a list in canonical order, each with its ids, and every id in that order", async () => {
     const web = new DnsTemplateRecords("shown", { templateId: "tpl-6", records: [WWW, A] });
     expect(await resolved(web.records)).toEqual([
@@ -123,5 +133,51 @@ describe("DnsTemplateRecords", () => {
     expect(String(refusals[0])).toMatch(/shared/);
     expect(registered.has("first")).toBe(true);
     expect(registered.has("second")).toBe(false);
+  });
+
+  it("shows the refusal on the resource that lost the claim, without a stack trace", async () => {
+    const refusals: unknown[] = [];
+    const onRejection = (reason: unknown) => void refusals.push(reason);
+    process.on("unhandledRejection", onRejection);
+    let loser: DnsTemplateRecords | undefined;
+    try {
+      await pulumi.runtime.runInPulumiStack(async () => {
+        new DnsTemplateRecords("owner", { templateId: "taken", records: [A] });
+        loser = new DnsTemplateRecords("loser", { templateId: "taken", records: [WWW] });
+        return {};
+      });
+    } catch (err) {
+      refusals.push(err);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    process.off("unhandledRejection", onRejection);
+    const [refusal] = refusals;
+    // The engine reports a ResourceError against its resource's URN: the user sees which one.
+    expect(refusal).toBeInstanceOf(pulumi.ResourceError);
+    expect((refusal as pulumi.ResourceError).resource).toBe(loser);
+    expect((refusal as pulumi.ResourceError).hideStack).toBe(true);
+    expect(String(refusal)).toMatch(/taken/);
+  });
+});
+
+describe("DnsTemplateRecords in a stack whose domainapi:apiKey is in plain text", () => {
+  it("warns, when constructed, that the key is stored unencrypted and how to set it as a secret", async () => {
+    const warn = vi.spyOn(pulumi.log, "warn").mockResolvedValue(undefined);
+    pulumi.runtime.setAllConfig({ "domainapi:apiKey": "sk_live_4f1c9e7a0b" });
+    try {
+      const web = new DnsTemplateRecords("plain-key", { templateId: "tpl-9", records: [A] });
+      await resolved(web.urn);
+      const warnings = warn.mock.calls.map((call) => String(call[0]));
+      expect(warnings).toEqual([
+        expect.stringContaining(
+          "domainapi:apiKey is set in plain text: it is stored unencrypted in Pulumi.records-stack.yaml",
+        ),
+      ]);
+      expect(warnings[0]).toContain("pulumi config set --secret domainapi:apiKey <key>");
+      expect(warnings.join("\n")).not.toContain("sk_live_4f1c9e7a0b");
+    } finally {
+      pulumi.runtime.setAllConfig({});
+      warn.mockRestore();
+    }
   });
 });

@@ -1,8 +1,9 @@
 /**
  * DomainRestore as a program makes it, under `pulumi.runtime.setMocks`: registered under its
  * dynamic type token with the program's domain and triggers, and its outputs what the engine
- * returned. The SDK's closure serializer is stubbed: it needs trace events, which the mutation
- * runner's worker threads do not offer, and what it would store is not this class's to say.
+ * returned; a key kept in plain text in the stack config is warned of when it is made. The SDK's
+ * closure serializer is stubbed: it needs trace events, which the mutation runner's worker threads
+ * do not offer, and what it would store is not this class's to say.
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as closure from "@pulumi/pulumi/runtime/closure/serializeClosure";
@@ -51,5 +52,27 @@ describe("DomainRestore", () => {
     const restore = new DomainRestore("kept", { domain: "kept.example" }, { protect: true });
     expect(await resolved(restore.urn)).toMatch(/::kept$/);
     expect((restore as unknown as { __protect: boolean }).__protect).toBe(true);
+  });
+});
+
+describe("DomainRestore in a stack whose domainapi:apiKey is in plain text", () => {
+  it("warns, when constructed, that the key is stored unencrypted and how to set it as a secret", async () => {
+    const warn = vi.spyOn(pulumi.log, "warn").mockResolvedValue(undefined);
+    pulumi.runtime.setAllConfig({ "domainapi:apiKey": "sk_live_4f1c9e7a0b" });
+    try {
+      const restore = new DomainRestore("plain-key", { domain: "plain.example" });
+      await resolved(restore.urn);
+      const warnings = warn.mock.calls.map((call) => String(call[0]));
+      expect(warnings).toEqual([
+        expect.stringContaining(
+          "domainapi:apiKey is set in plain text: it is stored unencrypted in Pulumi.restore-stack.yaml",
+        ),
+      ]);
+      expect(warnings[0]).toContain("pulumi config set --secret domainapi:apiKey <key>");
+      expect(warnings.join("\n")).not.toContain("sk_live_4f1c9e7a0b");
+    } finally {
+      pulumi.runtime.setAllConfig({});
+      warn.mockRestore();
+    }
   });
 });

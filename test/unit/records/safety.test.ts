@@ -121,12 +121,14 @@ describe("checkSafety", () => {
   it("refuses exactly when the template is large enough and the share too large", () => {
     fc.assert(
       fc.property(
+        // A plan's counts are of the existing records, each in one of them: none is negative.
         fc.integer({ min: 0, max: 500 }),
         fc.integer({ min: 0, max: 500 }),
         fc.integer({ min: 0, max: 500 }),
         fc.integer({ min: 0, max: 50 }),
         fc.integer({ min: 0, max: 100 }),
-        (existing, updates, deletes, minExistingRecords, maxChangePercent) => {
+        (unchanged, updates, deletes, minExistingRecords, maxChangePercent) => {
+          const existing = unchanged + updates + deletes;
           const threshold = { minExistingRecords, maxChangePercent };
           const message = checkSafety(plan(existing, updates, deletes), threshold, NO_ENV);
           const refused =
