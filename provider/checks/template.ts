@@ -175,8 +175,8 @@ function loopFindings(cnames: ReadonlyMap<string, PathedRecord>): Finding[] {
     if (name !== undefined && trail.includes(name)) {
       const loop = trail.slice(trail.indexOf(name));
       const members = loop.map((n) => cnames.get(n)!);
-      // Stryker disable next-line EqualityOperator: two records never share a path, so no two compare equal
       const first = members.reduce((a, b) =>
+        // Stryker disable next-line EqualityOperator: two records never share a path, so no two compare equal
         a.path.localeCompare(b.path, "en", { numeric: true }) <= 0 ? a : b,
       );
       findings.push(
