@@ -28,6 +28,9 @@ import { decodeOutputs, encodeInputs, encodeOutputs } from "./state";
 /** The input that names the witness domain. */
 export const VERIFY_DOMAIN_INPUT = "verifyDomain";
 
+/** A last label the URL host parser takes for a number: decimal, octal ("010") or hex ("0x7f"). */
+const NUMERIC_END = /(?:^|\.)(?:[0-9]+|0x[0-9a-f]*)$/i;
+
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /**
@@ -42,6 +45,18 @@ export function readVerifyDomain(raw: unknown): { domain?: string; issues: Input
   // domainToASCII gives "" for what is no domain (and for ""), which the pattern refuses; text its
   // URL host parser would cut or change ("shop.example/x" -> "shop.example") is no domain either.
   const ascii = URL_HOST_CUTS.test(text) ? "" : domainToASCII(text);
+  // That parser reads a name ending in a number as an IPv4 address ("0x7f.1" -> "127.0.0.1"), and
+  // no top-level label is all digits (RFC 3696, section 2): refused, never read as another name.
+  if (NUMERIC_END.test(text) || NUMERIC_END.test(ascii)) {
+    return {
+      issues: [
+        {
+          property: VERIFY_DOMAIN_INPUT,
+          reason: `a domain's last label is never a number (${JSON.stringify(raw)} would be read as an IP address); write the domain that uses this template, e.g. "shop.example"`,
+        },
+      ],
+    };
+  }
   if (DOMAIN.test(ascii)) return { domain: ascii, issues: [] };
   return {
     issues: [

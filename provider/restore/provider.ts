@@ -40,9 +40,21 @@ const FINAL_DOT = /[.\u3002\uff0e\uff61]+$/u;
  * asciiDomain("Bücher.example"); // "xn--bcher-kva.example"
  */
 export function asciiDomain(domain: string): string {
+  if (numericEnd(domain)) return "";
   if (!NON_ASCII.test(domain)) return domain.toLowerCase();
   // For these, domainToASCII would answer a shorter or other domain than the one written.
   return URL_HOST_CUTS.test(domain) ? "" : domainToASCII(domain);
+}
+
+/** A last label the URL host parser takes for a number: decimal, octal ("010") or hex ("0x7f"). */
+const NUMERIC_END = /(?:^|\.)(?:[0-9]+|0x[0-9a-f]*)$/i;
+
+/**
+ * Whether `domain` ends in a number, as written or once mapped (`１.２` -> `1.0.0.2`): the URL host
+ * parser reads such a name as an IPv4 address, and no top-level label is all digits (RFC 3696, section 2).
+ */
+function numericEnd(domain: string): boolean {
+  return NUMERIC_END.test(domain) || NUMERIC_END.test(domainToASCII(domain));
 }
 
 /**
@@ -82,6 +94,15 @@ export function domainProblem(domain: unknown): string | undefined {
   }
   const cut = NON_ASCII.test(domain) ? URL_HOST_CUTS.exec(domain) : null;
   if (cut) return cutProblem(domain, cut[0]);
+  if (numericEnd(domain)) {
+    const address = domainToASCII(domain);
+    const read =
+      address === "" ? "" : ` (Node's url.domainToASCII would read it as the IP address ${address})`;
+    return (
+      `"${domain}" is not a domain name: its last label is a number, and a domain's last label never is${read}; ` +
+      'write the domain to restore, e.g. domain: "shop.example"'
+    );
+  }
   const ascii = asciiDomain(domain);
   if (ascii === "") {
     return (
@@ -244,7 +265,7 @@ export { delete_ as delete };
  * imported("Shop.Example"); // { props: { domain: "shop.example" }, inputs: { domain: "shop.example" } }
  */
 export function imported(id: string): { props: Props; inputs: Props } {
-  // An id with no ASCII form is kept as written, for check to refuse by name.
+  // An id with no ASCII form, or one ending in a number, is kept as written, for check to refuse by name.
   const domain = asciiDomain(id) || id;
   return { props: { domain }, inputs: { domain } };
 }
