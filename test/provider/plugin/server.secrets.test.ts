@@ -270,6 +270,36 @@ describe("the key", () => {
     expect(told.join("\n")).not.toContain("wrong-key-2718");
   });
 
+  it("CheckConfig keeps each secret setting secret, and out of the reasons of its failures", async () => {
+    const checkConfig = async (news: Props) => {
+      const resp = await rpc<pb.CheckRequest, pb.CheckResponse>(
+        "checkConfig",
+        new pb.CheckRequest().setUrn(PROVIDER_URN).setNews(struct(news)),
+      );
+      return {
+        inputs: js(resp.getInputs()),
+        failures: resp.getFailuresList().map((f) => [f.getProperty(), f.getReason()]),
+      };
+    };
+    const hidden = await checkConfig({
+      apiKey: secret("bad key-1618"),
+      baseUrl: secret("ftp://hidden-host-1618"),
+    });
+    expect(hidden.inputs).toEqual({
+      apiKey: secret("bad key-1618"),
+      baseUrl: secret("ftp://hidden-host-1618"),
+    });
+    expect(hidden.failures.map(([p]) => p)).toEqual(["apiKey", "baseUrl"]);
+    expect(hidden.failures[1]?.[1]).toMatch(/^the provider's baseUrl "\[secret\]" must use http or https/);
+    expect(JSON.stringify(hidden.failures)).not.toContain("1618");
+    // Given plain, the base address is quoted as it was written, and only the key is marked.
+    const open = await checkConfig({ apiKey: "k", baseUrl: "ftp://open-host" });
+    expect(open.inputs).toEqual({ apiKey: secret("k"), baseUrl: "ftp://open-host" });
+    expect(open.failures[0]?.[1]).toMatch(
+      /^the provider's baseUrl "ftp:\/\/open-host" must use http or https/,
+    );
+  });
+
   it("an older SDK's ConfigureRequest, which has no getUrn, still configures, from the stack's settings", async () => {
     // The oldest SDKs of the peer range (3.139.0 among them) generate it without the urn field.
     const request = new pb.ConfigureRequest().setArgs(
@@ -320,5 +350,24 @@ describe("an Invoke's secret argument", () => {
 
     const open = await invoke({ mx: true, include: ["_spf.hidden-3141.example"], all: "softfail" });
     expect(holdsSecret(open)).toBe(false);
+  });
+
+  it("is masked in the reasons of a refusal that quotes it; a plain argument is quoted as written", async () => {
+    const refused = async (tok: string, args: Props) => {
+      const resp = await rpc<pb.InvokeRequest, pb.InvokeResponse>(
+        "invoke",
+        new pb.InvokeRequest().setTok(tok).setArgs(struct(args)),
+      );
+      expect(resp.hasReturn()).toBe(false);
+      return resp.getFailuresList().map((f) => [f.getProperty(), f.getReason()]);
+    };
+    const rua = await refused(TOKENS.dmarc, { policy: "none", rua: [secret("nope-hidden-2718")] });
+    expect(rua).toEqual([["rua[0]", expect.stringMatching(/^rua value "\[secret\]" is not a URI/)]]);
+    const include = await refused(TOKENS.spf, { include: ["_spf.example.net", secret("two Hidden-2718")] });
+    expect(include).toEqual([["include[1]", '"include:[secret]" must be one term without spaces']]);
+    expect(JSON.stringify([rua, include]).toLowerCase()).not.toContain("hidden-2718");
+    expect(await refused(TOKENS.dmarc, { policy: "none", rua: ["nope-open"] })).toEqual([
+      ["rua[0]", expect.stringMatching(/^rua value "nope-open" is not a URI/)],
+    ]);
   });
 });
