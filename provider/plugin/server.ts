@@ -18,13 +18,14 @@ import { diffProviderInputs, providerInputFailures, settingsSourceOf } from "../
 import { about, delivered } from "../log";
 import { configureProvider, functionOperations, resourceOperations as opsOf } from "../operations";
 import { changedProperties, detailedDiff, engineKind } from "../propertyDiff";
-import { SECRET_RECORDS_INPUT } from "../records/masking";
+import { maskText, SECRET_RECORDS_INPUT, secretsOfRecords } from "../records/masking";
 import { markSecrets, secretRecordMarks } from "../records/secretMarks";
 
 const { DIFF_SOME, DIFF_NONE, DIFF_UNKNOWN } = pb.DiffResponse.DiffChanges;
 const toJs = (s: Struct | undefined): Props => (s?.toJavaScript() ?? {}) as Props;
 const struct = (props: unknown): Struct => Struct.fromJavaScript(JSON.parse(JSON.stringify(props ?? {})));
-const failureList = (failures: readonly { property: string; reason: string }[] = []) =>
+type Failure = { property: string; reason: string };
+const failureList = (failures: readonly Failure[] = []) =>
   failures.map((f) => new pb.CheckFailure().setProperty(f.property).setReason(f.reason));
 
 /** One call's codec: what it decodes loses its secret wrappers, what it encodes gets them back. */
@@ -46,6 +47,11 @@ function codec() {
       return marks.length > 0 ? { ...value, [SECRET_RECORDS_INPUT]: marks } : value;
     },
     encode: (props: unknown): Struct => struct(markSecrets((props ?? {}) as Props, texts)),
+    /** Failures whose reasons quote a value (an argument, a setting) with each secret text masked. */
+    masked(failures: readonly Failure[]): Failure[] {
+      const secrets = secretsOfRecords(texts);
+      return failures.map((f) => ({ ...f, reason: maskText(f.reason, secrets) }));
+    },
   };
 }
 
@@ -116,10 +122,10 @@ export function resourceProviderServer(
     cancel: unary(async () => new Empty()),
     getMapping: unary(async () => new pb.GetMappingResponse()),
     getMappings: unary(async () => new pb.GetMappingsResponse()),
-    checkConfig: unary(async (req: pb.CheckRequest, { decode }) => {
+    checkConfig: unary(async (req: pb.CheckRequest, { decode, masked }) => {
       const failures = providerInputFailures(decode(req.getNews()), settingsSourceOf(req.getUrn()));
       const inputs = struct(markSecretSettings(toJs(req.getNews())));
-      return new pb.CheckResponse().setInputs(inputs).setFailuresList(failureList(failures));
+      return new pb.CheckResponse().setInputs(inputs).setFailuresList(failureList(masked(failures)));
     }),
     diffConfig: unary(async (req: pb.DiffRequest, { decode }) =>
       diffResponse(diffProviderInputs(decode(req.getOldInputs() ?? req.getOlds()), decode(req.getNews()))),
@@ -170,9 +176,9 @@ export function resourceProviderServer(
       const resp = new pb.ReadResponse().setId(result.id ?? id).setProperties(encode(result.props));
       return result.inputs ? resp.setInputs(encode(result.inputs)) : resp;
     }),
-    invoke: unary(async (req: pb.InvokeRequest, { decode, encode }) => {
+    invoke: unary(async (req: pb.InvokeRequest, { decode, encode, masked }) => {
       const result = await functionOperations(req.getTok()).invoke(decode(req.getArgs()));
-      const resp = new pb.InvokeResponse().setFailuresList(failureList(result.failures));
+      const resp = new pb.InvokeResponse().setFailuresList(failureList(masked(result.failures ?? [])));
       return result.outputs ? resp.setReturn(encode(result.outputs)) : resp;
     }),
   };
