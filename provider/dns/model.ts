@@ -68,6 +68,31 @@ const HOST_LABEL = /^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?$/i;
  */
 export const URL_HOST_CUTS = /[\t\n\r#/?\\%]/;
 
+/**
+ * A last label the URL host parser takes for a number: decimal, octal (`010`) or hex (`0x7f`). Such
+ * a name it reads as an IPv4 address (`0x7f.1` -> `127.0.0.1`), and no domain's last label is all
+ * digits (RFC 3696, section 2).
+ */
+export const NUMERIC_END = /(?:^|\.)(?:[0-9]+|0x[0-9a-f]*)$/i;
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
+const NON_ASCII = /[^\u0000-\u007f]/;
+
+/**
+ * The ASCII form DNS writes for a name: the UTS #46 mapping of Node's `url.domainToASCII` (xn--
+ * labels, lower case, `。` read as `.`), label by label; `""` when it has none (a character UTS #46
+ * refuses, or one of {@link URL_HOST_CUTS}). Never the URL host parser's IPv4 reading of a name
+ * ending in a number: `１.２` is `1.2`, not `1.0.0.2`.
+ *
+ * @example
+ * asciiForm("Bücher.２０２４."); // "xn--bcher-kva.2024."
+ */
+export function asciiForm(name: string): string {
+  if (URL_HOST_CUTS.test(name)) return "";
+  // Behind a last label that is no number the parser reads no address; that label is taken off again.
+  return domainToASCII(`${name}.a`).slice(0, -2);
+}
+
 const same = (content: string) => content;
 const lowerCase = (content: string) => content.toLowerCase();
 
@@ -96,10 +121,9 @@ function hostProblem(type: RecordType, example: string, content: string): string
   if (fine) return undefined;
   // Not rewritten silently (content is sent as written): named in the ASCII form DNS uses, the
   // UTS #46 mapping of Node's url.domainToASCII (xn-- labels, "。" read as ".").
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
-  if (/[^\u0000-\u007f]/.test(content) && !URL_HOST_CUTS.test(content)) {
+  if (NON_ASCII.test(content)) {
     // No form at all ("", when the mapping refuses the text) is no host name either.
-    const ascii = domainToASCII(content);
+    const ascii = asciiForm(content);
     if (hostProblem(type, example, ascii) === undefined) {
       return (
         `"${content}" holds characters outside ASCII; DNS writes this host "${ascii}" (UTS #46, as ` +

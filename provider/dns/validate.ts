@@ -11,12 +11,12 @@
  *
  * This module knows neither HTTP nor Pulumi.
  */
-import { domainToASCII } from "node:url";
 import { z } from "zod";
 import { RECORD_TYPES, type RecordType } from "../client/wire";
 import { isPlainObject } from "../values";
 import { describeValue, type InputIssue, issuesOf, withoutUnset } from "./issues";
 import {
+  asciiForm,
   canonicalOrder,
   DOMAIN_PLACEHOLDER,
   describeRecord,
@@ -77,7 +77,7 @@ function absoluteNameReason(name: string): string {
  * The name is not rewritten silently: what a program declares is what the API receives.
  */
 function unicodeNameProblem(name: string, type: RecordType): string {
-  const ascii = domainToASCII(name);
+  const ascii = asciiForm(name);
   if (ascii === "") {
     return (
       `"${name}" is not a valid name: it holds characters that no DNS name can (Node's url.domainToASCII ` +
