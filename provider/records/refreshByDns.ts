@@ -17,7 +17,14 @@ import {
   readRRset,
 } from "../client/resolver";
 import type { InputIssue } from "../dns/issues";
-import { asciiForm, describeRecord, NUMERIC_END, normalizeRecord, type RecordSpec } from "../dns/model";
+import {
+  asciiForm,
+  describeRecord,
+  idnaProblem,
+  NUMERIC_END,
+  normalizeRecord,
+  type RecordSpec,
+} from "../dns/model";
 import * as log from "../log";
 import type { DnsServer } from "../settings/dnsServers";
 import type { HeldRecord } from "./corrections";
@@ -53,7 +60,9 @@ export function readVerifyDomain(raw: unknown): { domain?: string; issues: Input
       `expected a domain that uses this template, e.g. "shop.example" (refresh reads its published records); got ${JSON.stringify(raw)}`,
     );
   }
-  return { domain: ascii, issues: [] };
+  const idna = idnaProblem(ascii);
+  if (idna === undefined) return { domain: ascii, issues: [] };
+  return refused(`${VERIFY_DOMAIN_INPUT} ${JSON.stringify(raw)} is not a name a registrar takes: ${idna}`);
 }
 
 /** What a domain publishes for a template's records, and which server said so. */

@@ -8,7 +8,7 @@ import { domainToASCII } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
 import { isNotFound } from "../client/failures";
-import { NUMERIC_END, URL_HOST_CUTS } from "../dns/model";
+import { idnaProblem, NUMERIC_END, URL_HOST_CUTS } from "../dns/model";
 import { DomainApiError, DomainNotInAccountError, UnreviewedPlanError } from "../errors";
 import { accountMove, madeOn } from "../host/account";
 import { containsUnknown, unknownInputs, withoutProvider } from "../host/engine";
@@ -121,7 +121,8 @@ export function domainProblem(domain: unknown): string | undefined {
     );
   }
   if (ascii.length > 253) return "a domain name has at most 253 characters (in its xn-- form)";
-  return undefined;
+  const idna = idnaProblem(ascii);
+  return idna && `domain "${domain}" is not a name a registrar takes: ${idna}`;
 }
 
 /**
