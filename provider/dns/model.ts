@@ -6,7 +6,7 @@
  * This module knows neither HTTP nor Pulumi.
  */
 import { isIPv4, isIPv6 } from "node:net";
-import { domainToASCII } from "node:url";
+import { domainToASCII, domainToUnicode } from "node:url";
 import { z } from "zod";
 import type { RecordType, UpdateItem, WireRecord } from "../client/wire";
 import { canonicalIPv6, ipv6Pieces } from "./ipv6";
@@ -68,6 +68,95 @@ const HOST_LABEL = /^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?$/i;
  */
 export const URL_HOST_CUTS = /[\t\n\r#/?\\%]/;
 
+/**
+ * A last label the URL host parser takes for a number: decimal, octal (`010`) or hex (`0x7f`). Such
+ * a name it reads as an IPv4 address (`0x7f.1` -> `127.0.0.1`), and no domain's last label is all
+ * digits (RFC 3696, section 2).
+ */
+export const NUMERIC_END = /(?:^|\.)(?:[0-9]+|0x[0-9a-f]*)$/i;
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
+const NON_ASCII = /[^\u0000-\u007f]/;
+
+/**
+ * The ASCII form DNS writes for a name: the UTS #46 mapping of Node's `url.domainToASCII` (xn--
+ * labels, lower case, `。` read as `.`), label by label; `""` when it has none (a character UTS #46
+ * refuses, or one of {@link URL_HOST_CUTS}). Never the URL host parser's IPv4 reading of a name
+ * ending in a number: `１.２` is `1.2`, not `1.0.0.2`.
+ *
+ * @example
+ * asciiForm("Bücher.２０２４."); // "xn--bcher-kva.2024."
+ */
+export function asciiForm(name: string): string {
+  if (URL_HOST_CUTS.test(name)) return "";
+  // Behind a last label that is no number the parser reads no address; that label is taken off again.
+  return domainToASCII(`${name}.a`).slice(0, -2);
+}
+
+/**
+ * What IDNA2008 lets a U-label hold (RFC 5892), by general category: letters but upper case (which
+ * the mapping folds), marks, decimal digits and "-"; the joiners and the CONTEXTO punctuation (`l·l`)
+ * without their context rules; the PVALID exceptions outside those categories (Tibetan tsheg, `〇`).
+ */
+const PVALID =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: matched one code point at a time
+  /[\p{Ll}\p{Lo}\p{Lm}\p{Mn}\p{Mc}\p{Nd}\u002d\u00b7\u0375\u05f3\u05f4\u06fd\u06fe\u0f0b\u200c\u200d\u3007\u30fb]/u;
+/**
+ * Of those, what RFC 5892 disallows all the same: its exceptions (Arabic tatweel, NKo lajanyalan,
+ * the Hangul tone marks, the vertical kana repeat marks), the conjoining Hangul jamo and the
+ * combining marks for symbols.
+ */
+const DISALLOWED =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: matched one code point at a time
+  /[\u0640\u07fa\u1100-\u11ff\u20d0-\u20ff\u302e\u302f\u3031-\u3035\u303b\ua960-\ua97f\ud7b0-\ud7ff]/u;
+/** A letter of a right-to-left script (no Bidi_Class in JavaScript patterns: its script stands for its direction). */
+const RTL = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
+
+function uLabelProblem(label: string): string | undefined {
+  // ASCII labels are the callers' patterns' business (an "_" is no IDNA character, yet a DNS one).
+  if (!NON_ASCII.test(label)) return undefined;
+  if (label.startsWith("-") || label.endsWith("-"))
+    return `label "${label}" starts or ends with "-": drop it`;
+  if (label.slice(2, 4) === "--") {
+    return `label "${label}" has "--" as its third and fourth characters, which only xn-- labels may (RFC 5891 4.2.3.1): check its spelling`;
+  }
+  const bad = [...label].find((c) => !PVALID.test(c) || DISALLOWED.test(c));
+  if (bad === undefined) return undefined;
+  const code = bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
+  return `label "${label}" holds "${bad}" (U+${code}), which IDNA2008 leaves out of domain names (RFC 5892): use letters, digits and inner hyphens`;
+}
+
+/**
+ * Why a registrar refuses a domain that UTS #46 maps all the same, or `undefined`: an `xn--` label
+ * that decodes to no valid label; a U-label that breaks IDNA2008's hyphen rules (RFC 5891 4.2.3.1)
+ * or holds a code point RFC 5892 disallows (a subset, by general category and a few exceptions); a
+ * label not starting with a letter beside a right-to-left label (the Bidi rule, RFC 5893, across
+ * labels: the mapping checks each label alone). Not covered: the context rules of the CONTEXTO
+ * characters, the musical symbols' combining marks, and right-to-left scripts other than Arabic,
+ * Hebrew, Syriac, Thaana and NKo.
+ *
+ * @param ascii a domain in its ASCII form (lower case, xn-- labels, no final dot)
+ * @example
+ * idnaProblem("xn--e28h.example"); // 'label "😀" holds "😀" (U+1F600), which IDNA2008 leaves out ...'
+ */
+export function idnaProblem(ascii: string): string | undefined {
+  const labels = ascii.split(".").map((label) => (label.startsWith("xn--") ? domainToUnicode(label) : label));
+  // Node's url.domainToUnicode answers a label it cannot decode as it was written.
+  const undecoded = labels.find((label) => label.startsWith("xn--"));
+  if (undecoded !== undefined) {
+    return `label "${undecoded}" is the xn-- form of no valid label (RFC 5891 5.4): check its spelling`;
+  }
+  const bidi = labels.some((label) => RTL.test(label));
+  for (const label of labels) {
+    const problem = uLabelProblem(label);
+    if (problem !== undefined) return problem;
+    if (bidi && !/^\p{L}/u.test(label)) {
+      return `label "${label}" does not start with a letter, as every label beside a right-to-left one must (the Bidi rule, RFC 5893): check its spelling`;
+    }
+  }
+  return undefined;
+}
+
 const same = (content: string) => content;
 const lowerCase = (content: string) => content.toLowerCase();
 
@@ -96,10 +185,9 @@ function hostProblem(type: RecordType, example: string, content: string): string
   if (fine) return undefined;
   // Not rewritten silently (content is sent as written): named in the ASCII form DNS uses, the
   // UTS #46 mapping of Node's url.domainToASCII (xn-- labels, "。" read as ".").
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
-  if (/[^\u0000-\u007f]/.test(content) && !URL_HOST_CUTS.test(content)) {
+  if (NON_ASCII.test(content)) {
     // No form at all ("", when the mapping refuses the text) is no host name either.
-    const ascii = domainToASCII(content);
+    const ascii = asciiForm(content);
     if (hostProblem(type, example, ascii) === undefined) {
       return (
         `"${content}" holds characters outside ASCII; DNS writes this host "${ascii}" (UTS #46, as ` +

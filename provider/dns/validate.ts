@@ -11,12 +11,12 @@
  *
  * This module knows neither HTTP nor Pulumi.
  */
-import { domainToASCII } from "node:url";
 import { z } from "zod";
 import { RECORD_TYPES, type RecordType } from "../client/wire";
 import { isPlainObject } from "../values";
 import { describeValue, type InputIssue, issuesOf, withoutUnset } from "./issues";
 import {
+  asciiForm,
   canonicalOrder,
   DOMAIN_PLACEHOLDER,
   describeRecord,
@@ -49,6 +49,10 @@ function srvNameReason(name: string): string {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
 const NON_ASCII = /[^\u0000-\u007f]/;
 
+function notRelative(name: string): string {
+  return `"${name}" is not a relative name; names are relative to the domain the template is applied to`;
+}
+
 /**
  * Why a name that ends with a dot is refused, and what to write. The API takes a record's name
  * relative to the domain the template is applied to (the spec: "Host name (subdomain) of the
@@ -56,12 +60,15 @@ const NON_ASCII = /[^\u0000-\u007f]/;
  * name cannot be taken as it is, and no name can point outside the domain. Which of its labels are
  * the domain is a guess (its last two), and the advice says so.
  */
-function absoluteNameReason(name: string): string {
+function absoluteNameReason(name: string, type: RecordType): string {
   const labels = name.replace(/\.+$/, "").split(".");
-  const relative = `"${name}" is not a relative name; names are relative to the domain the template is applied to`;
-  if (labels.length < 2) return `${relative}: write "${labels[0] || "@"}" instead (use "@" for the apex)`;
+  const relative = notRelative(name);
+  const subdomain = (labels.length < 2 ? labels[0] : labels.slice(0, -2).join(".")) || "@";
+  // No advice that is refused in turn: why the name to write would be, instead.
+  const further = nameProblem(subdomain, type);
+  if (further) return `${relative}, and ${further}`;
+  if (labels.length < 2) return `${relative}: write "${subdomain}" instead (use "@" for the apex)`;
   const domain = labels.slice(-2).join(".");
-  const subdomain = labels.slice(0, -2).join(".") || "@";
   const host = labels.join(".");
   return (
     `${relative} (the API takes the subdomain only, "@" for the domain itself): if the template is applied ` +
@@ -77,7 +84,7 @@ function absoluteNameReason(name: string): string {
  * The name is not rewritten silently: what a program declares is what the API receives.
  */
 function unicodeNameProblem(name: string, type: RecordType): string {
-  const ascii = domainToASCII(name);
+  const ascii = asciiForm(name);
   if (ascii === "") {
     return (
       `"${name}" is not a valid name: it holds characters that no DNS name can (Node's url.domainToASCII ` +
@@ -100,12 +107,11 @@ function nameProblem(name: string, type: RecordType): string | undefined {
   if (NON_ASCII.test(name) && !URL_HOST_CUTS.test(name)) return unicodeNameProblem(name, type);
   if (name.includes(DOMAIN_PLACEHOLDER)) {
     const relative = name.replaceAll(DOMAIN_PLACEHOLDER, "").replace(/\.+$/, "") || "@";
-    return (
-      `"${name}" is not a relative name; names are relative to the domain the template is applied to: ` +
-      `write "${relative}" instead (use "@" for the apex)`
-    );
+    const further = nameProblem(relative, type);
+    if (further) return `${notRelative(name)}, and ${further}`;
+    return `${notRelative(name)}: write "${relative}" instead (use "@" for the apex)`;
   }
-  if (name.endsWith(".")) return absoluteNameReason(name);
+  if (name.endsWith(".")) return absoluteNameReason(name, type);
   if (name.length > MAX_NAME) return `the name is ${name.length} characters long; keep it to ${MAX_NAME}`;
   for (const [position, label] of name.split(".").entries()) {
     if (label === "*" && position === 0) continue;

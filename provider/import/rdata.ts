@@ -7,9 +7,8 @@
  * Whether the result is acceptable is not decided here: the provider's own validation does that
  * (convert.ts). Here only the shape of the rdata is checked: a wrong shape is unreadable input.
  */
-import { domainToASCII } from "node:url";
 import type { RecordType } from "../client/wire";
-import { DOMAIN_PLACEHOLDER, type NumberField, URL_HOST_CUTS } from "../dns/model";
+import { asciiForm, DOMAIN_PLACEHOLDER, type NumberField } from "../dns/model";
 import { ZoneInputError } from "./errors";
 import type { Token } from "./tokens";
 import { resolveName, type ZoneEntry } from "./zone";
@@ -190,12 +189,11 @@ const NON_ASCII = /[^\u0000-\u007f]/;
  */
 export function asciiName(name: string, changes: string[]): string {
   if (!NON_ASCII.test(name)) return name;
-  // Text the URL host parser would cut or change cannot be mapped: its answer would be another name.
-  const ascii = URL_HOST_CUTS.test(name) ? "" : domainToASCII(name.replace(/\.$/, ""));
+  // Text the URL host parser would cut or change has no form: its answer would be another name.
+  const ascii = asciiForm(name);
   if (ascii === "") return name;
-  const written = name.endsWith(".") ? `${ascii}.` : ascii;
-  changes.push(`${name} written in its xn-- form: ${written}`);
-  return written;
+  changes.push(`${name} written in its xn-- form: ${ascii}`);
+  return ascii;
 }
 
 /** What the report says of a `{domainname}` the zone's own text holds. */

@@ -8,8 +8,7 @@
  *
  * This module knows nothing of the API; what becomes of each entry is convert.ts's job.
  */
-import { domainToASCII } from "node:url";
-import { URL_HOST_CUTS } from "../dns/model";
+import { asciiForm } from "../dns/model";
 import { ZoneInputError } from "./errors";
 import { genericRdata, typeMnemonic } from "./generic";
 import { zoneText } from "./text";
@@ -222,16 +221,15 @@ export function resolveName(name: string, origin: string | undefined, file: stri
   return resolve(name, origin, file, line, false, []);
 }
 
-/** A lower-cased domain in its ASCII form (UTS #46, node:url's domainToASCII), the change said; undefined if it has none. */
+/** An absolute, lower-cased domain in its ASCII form (UTS #46, node:url's domainToASCII), the change said; undefined if it has none. */
 function asciiDomain(domain: string, notes: string[]): string | undefined {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
   if (/^[\u0000-\u007f]*$/.test(domain)) return domain;
   // Text the URL host parser would cut or change has none: its answer would be another domain.
-  const ascii = URL_HOST_CUTS.test(domain) ? "" : domainToASCII(domain.replace(/\.$/, ""));
+  const ascii = asciiForm(domain);
   if (ascii === "") return undefined;
-  const written = `${ascii}.`;
-  notes.push(`the domain ${domain} is written in its xn-- form: ${written}`);
-  return written;
+  notes.push(`the domain ${domain} is written in its xn-- form: ${ascii}`);
+  return ascii;
 }
 
 /** Where the record's type is among its tokens (after the owner, TTL and class), and what those were. */

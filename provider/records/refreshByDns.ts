@@ -6,7 +6,6 @@
  * declared name that no record accounts for is held as an untracked record, so the next `up`
  * rewrites the template. The same read serves `domainapi-verify` ({@link readPublished}).
  */
-import { domainToASCII } from "node:url";
 import type * as pulumi from "@pulumi/pulumi";
 import { comparePublished, questionsFor, type Verdict } from "../checks/published";
 import {
@@ -18,7 +17,14 @@ import {
   readRRset,
 } from "../client/resolver";
 import type { InputIssue } from "../dns/issues";
-import { describeRecord, normalizeRecord, type RecordSpec, URL_HOST_CUTS } from "../dns/model";
+import {
+  asciiForm,
+  describeRecord,
+  idnaProblem,
+  NUMERIC_END,
+  normalizeRecord,
+  type RecordSpec,
+} from "../dns/model";
 import * as log from "../log";
 import type { DnsServer } from "../settings/dnsServers";
 import type { HeldRecord } from "./corrections";
@@ -27,9 +33,6 @@ import { decodeOutputs, encodeInputs, encodeOutputs } from "./state";
 
 /** The input that names the witness domain. */
 export const VERIFY_DOMAIN_INPUT = "verifyDomain";
-
-/** A last label the URL host parser takes for a number: decimal, octal ("010") or hex ("0x7f"). */
-const NUMERIC_END = /(?:^|\.)(?:[0-9]+|0x[0-9a-f]*)$/i;
 
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
@@ -41,31 +44,25 @@ const DOMAIN = /^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9])?\.)+[a-z0-9](
  */
 export function readVerifyDomain(raw: unknown): { domain?: string; issues: InputIssue[] } {
   if (raw === undefined || raw === null || raw === "") return { issues: [] };
-  const text = typeof raw === "string" ? raw.trim().replace(/\.$/, "") : "";
-  // domainToASCII gives "" for what is no domain (and for ""), which the pattern refuses; text its
-  // URL host parser would cut or change ("shop.example/x" -> "shop.example") is no domain either.
-  const ascii = URL_HOST_CUTS.test(text) ? "" : domainToASCII(text);
-  // That parser reads a name ending in a number as an IPv4 address ("0x7f.1" -> "127.0.0.1"), and
-  // no top-level label is all digits (RFC 3696, section 2): refused, never read as another name.
-  if (NUMERIC_END.test(text) || NUMERIC_END.test(ascii)) {
-    return {
-      issues: [
-        {
-          property: VERIFY_DOMAIN_INPUT,
-          reason: `a domain's last label is never a number (${JSON.stringify(raw)} would be read as an IP address); write the domain that uses this template, e.g. "shop.example"`,
-        },
-      ],
-    };
+  const refused = (reason: string) => ({ issues: [{ property: VERIFY_DOMAIN_INPUT, reason }] });
+  // "" for what is no domain (and for ""), which the pattern refuses; the final dot dropped once
+  // mapped, so that "shop.example。" reads as "shop.example." does.
+  const ascii = asciiForm(typeof raw === "string" ? raw.trim() : "").replace(/\.$/, "");
+  // Read by the URL host parser as an IPv4 address, and no top-level label is all digits: refused,
+  // never read as another name.
+  if (NUMERIC_END.test(ascii)) {
+    return refused(
+      `a domain's last label is never a number (${JSON.stringify(raw)} would be read as an IP address); write the domain that uses this template, e.g. "shop.example"`,
+    );
   }
-  if (DOMAIN.test(ascii)) return { domain: ascii, issues: [] };
-  return {
-    issues: [
-      {
-        property: VERIFY_DOMAIN_INPUT,
-        reason: `expected a domain that uses this template, e.g. "shop.example" (refresh reads its published records); got ${JSON.stringify(raw)}`,
-      },
-    ],
-  };
+  if (!DOMAIN.test(ascii)) {
+    return refused(
+      `expected a domain that uses this template, e.g. "shop.example" (refresh reads its published records); got ${JSON.stringify(raw)}`,
+    );
+  }
+  const idna = idnaProblem(ascii);
+  if (idna === undefined) return { domain: ascii, issues: [] };
+  return refused(`${VERIFY_DOMAIN_INPUT} ${JSON.stringify(raw)} is not a name a registrar takes: ${idna}`);
 }
 
 /** What a domain publishes for a template's records, and which server said so. */

@@ -8,7 +8,7 @@ import { domainToASCII } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
 import { isNotFound } from "../client/failures";
-import { URL_HOST_CUTS } from "../dns/model";
+import { idnaProblem, NUMERIC_END, URL_HOST_CUTS } from "../dns/model";
 import { DomainApiError, DomainNotInAccountError, UnreviewedPlanError } from "../errors";
 import { accountMove, madeOn } from "../host/account";
 import { containsUnknown, unknownInputs, withoutProvider } from "../host/engine";
@@ -45,9 +45,6 @@ export function asciiDomain(domain: string): string {
   // For these, domainToASCII would answer a shorter or other domain than the one written.
   return URL_HOST_CUTS.test(domain) ? "" : domainToASCII(domain);
 }
-
-/** A last label the URL host parser takes for a number: decimal, octal ("010") or hex ("0x7f"). */
-const NUMERIC_END = /(?:^|\.)(?:[0-9]+|0x[0-9a-f]*)$/i;
 
 /**
  * Whether `domain` ends in a number, as written or once mapped (`１.２` -> `1.0.0.2`): the URL host
@@ -124,7 +121,8 @@ export function domainProblem(domain: unknown): string | undefined {
     );
   }
   if (ascii.length > 253) return "a domain name has at most 253 characters (in its xn-- form)";
-  return undefined;
+  const idna = idnaProblem(ascii);
+  return idna && `domain "${domain}" is not a name a registrar takes: ${idna}`;
 }
 
 /**

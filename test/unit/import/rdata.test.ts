@@ -377,6 +377,17 @@ describe("names outside ASCII (UTS #46)", () => {
     expect(said).toEqual([]);
   });
 
+  it("full-width digits are digits: a name is never read as an IPv4 address", () => {
+    const said: string[] = [];
+    expect(asciiName("１０.２.", said)).toBe("10.2.");
+    expect(asciiName("ｗｗｗ.０x７f.１", said)).toBe("www.0x7f.1");
+    expect(said).toEqual([
+      "１０.２. written in its xn-- form: 10.2.",
+      "ｗｗｗ.０x７f.１ written in its xn-- form: www.0x7f.1",
+    ]);
+    expect(records(["c1 CNAME １０.２."])).toEqual([{ name: "c1", type: "CNAME", content: "10.2." }]);
+  });
+
   it("in rdata: a target outside ASCII becomes xn--, then {domainname}", () => {
     const t = zone(["m MX 10 bücher.example.com.", "c CNAME café.example.net."]);
     expect(t.records.map((r) => r.record.content)).toEqual([

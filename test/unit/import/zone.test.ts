@@ -509,6 +509,21 @@ describe("the zone's domain", () => {
     const dig = "www.example.com.\t300\tIN\tA\t192.0.2.1\n";
     expect(zoneDomain(dig, "z")).toBeUndefined();
   });
+
+  it("a domain of full-width digits keeps its labels, never read as an IPv4 address", () => {
+    expect(zoneDomain("$ORIGIN １０.２.\nwww A 192.0.2.1\n", "z")).toEqual({
+      domain: "10.2.",
+      source: "$ORIGIN",
+    });
+    expect(zoneDomain("$ORIGIN ü.１０.２.\nwww A 192.0.2.1\n", "z")).toEqual({
+      domain: "xn--tda.10.2.",
+      source: "$ORIGIN",
+    });
+    expect(zoneDomain(`ü.０x７f.１. SOA ${SOA}\n`, "z")).toEqual({
+      domain: "xn--tda.0x7f.1.",
+      source: "SOA",
+    });
+  });
 });
 
 describe("what is no record, no directive, no SOA", () => {
