@@ -40,7 +40,13 @@ interface StatusRule {
   auth: boolean;
 }
 
-const NEVER: StatusRule = { resend: "never", counted: true, mayHaveApplied: false, auth: false };
+const NEVER: StatusRule = {
+  resend: "never",
+  // Stryker disable next-line BooleanLiteral: a status never resent is refused before `counted` is read
+  counted: true,
+  mayHaveApplied: false,
+  auth: false,
+};
 const AUTH: StatusRule = { ...NEVER, auth: true };
 
 /**

@@ -61,6 +61,18 @@ describe("readRRset", () => {
     ]);
   });
 
+  it("reads a CAA record of any tag as its tag and value, a tag named `type` too", async () => {
+    sandbox.seedTemplate("web", [
+      { name: "@", type: "CAA", content: '0 type "ca.example"' },
+      { name: "@", type: "CAA", content: '0 iodef "mailto:security@shop.example"' },
+    ]);
+    const set = await readRRset(served(), "shop.example", "CAA", fast);
+    expect(set.values).toEqual([
+      { type: "CAA", flags: 0, tag: "type", value: "ca.example" },
+      { type: "CAA", flags: 0, tag: "iodef", value: "mailto:security@shop.example" },
+    ]);
+  });
+
   it("tells a name without the type (nodata) from a name that does not exist (nxdomain)", async () => {
     sandbox.seedTemplate("web", RECORDS);
     expect(await readRRset(served(), "www.shop.example", "TXT", fast)).toEqual({
@@ -95,24 +107,57 @@ describe("readRRset", () => {
     );
   });
 
-  it("a server that takes the question and never answers: the wait, its tries and the first wait", async () => {
+  it("a name no DNS question can carry: failed, with the resolver's code", async () => {
+    const label = "x".repeat(64);
+    const err = await readRRset(served(), `${label}.shop.example`, "A", fast).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DnsReadError);
+    expect((err as Error).name).toBe("DnsReadError");
+    expect((err as Error).message).toBe(
+      `DNS server ${sandbox.dnsAddress} asked for ${label}.shop.example A: failed (EBADNAME)`,
+    );
+  });
+
+  it("a server that takes the question and never answers: the wait it names, its tries and the first wait; nothing asked after", async () => {
+    // 20 ms doubled per try, and a quarter second of slack: 390 ms. c-ares waits at least about a
+    // quarter second per try and doubles it: its own three tries would last over a second and a half.
     const socket = createSocket("udp4");
+    const asked: number[] = [];
+    socket.on("message", () => asked.push(performance.now()));
     await new Promise<void>((resolve) => socket.bind(0, "127.0.0.1", resolve));
     try {
-      const { port } = socket.address();
-      const silent = parseDnsServer(`127.0.0.1:${port}`).server!;
-      const err = await readRRset(silent, "www.shop.example", "TXT", { timeoutMs: 100, tries: 2 }).catch(
+      const silent = parseDnsServer(`127.0.0.1:${socket.address().port}`).server!;
+      const started = performance.now();
+      const err = await readRRset(silent, "www.shop.example", "A", { timeoutMs: 20, tries: 3 }).catch(
         (e: unknown) => e,
       );
+      const failedAt = performance.now();
       expect(err).toBeInstanceOf(DnsReadError);
-      expect((err as DnsReadError).server).toBe(`127.0.0.1:${port}`);
-      // c-ares doubles its wait per try: 100 + 200 ms, and a quarter second of slack.
+      expect((err as DnsReadError).server).toBe(silent.address);
       expect((err as Error).message).toBe(
-        `DNS server 127.0.0.1:${port} asked for www.shop.example TXT: no answer within 550 ms (2 tries, the first waiting 100 ms)`,
+        `DNS server ${silent.address} asked for www.shop.example A: no answer within 390 ms (3 tries, the first waiting 20 ms)`,
       );
+      expect(failedAt - started).toBeLessThan(1000);
+      // A moment for the datagrams sent before the end to be read here.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The tries are the resolver's own, as set: a second one went out before the bound.
+      const sent = asked.length;
+      expect(sent).toBeGreaterThanOrEqual(2);
+      // Its third try would go out past the bound; the read is over, so nothing more is sent.
+      await new Promise((resolve) => setTimeout(resolve, 350));
+      expect(asked.length).toBe(sent);
     } finally {
       socket.close();
     }
+  });
+
+  it("leaves no timer behind, whatever the answer: a command exits as soon as its reads are done", async () => {
+    sandbox.seedTemplate("web", RECORDS);
+    const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
+    const before = timers();
+    await readRRset(served(), "www.shop.example", "A");
+    await readRRset(served(), "nothing.shop.example", "A");
+    await readRRset(served(), "www.elsewhere.example", "A").catch(() => undefined);
+    expect(timers()).toBe(before);
   });
 
   it("waits 2 s per try, two tries, unless told otherwise", () => {

@@ -217,6 +217,17 @@ describe("bounds", () => {
     ).toBe(false);
   });
 
+  test("a gateway's 502 or 504 counts against maxRetries as a 503 does: only a 429 is the API pacing us", () => {
+    for (const code of [502, 503, 504]) {
+      expect(decide(status(code), { countedRetries: 3 })).toMatchObject({ retry: true, counted: true });
+      expect(decide(status(code), { countedRetries: 4 })).toEqual({
+        retry: false,
+        reason: "it was resent 4 time(s), as many as domainapi:maxRetries allows",
+        bounded: true,
+      });
+    }
+  });
+
   test("a 429 does not count against maxRetries, and its resend is not counted", () => {
     const d = decide(status(429, "1"), { countedRetries: 4, attempt: 40 });
     expect(d).toEqual({ retry: true, delayMs: 1000, counted: false });
