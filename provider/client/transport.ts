@@ -271,9 +271,11 @@ export class Transport {
     if (this.#inFlight === 0) await this.#giveBack();
   }
 
-  /** Closes this transport; the shared agent of its base URL closes with its last user. */
+  /**
+   * Closes this transport; the shared agent of its base URL closes with its last user. Closing again
+   * does nothing: the agent was given back, or will be when the last request ends.
+   */
   async close(): Promise<void> {
-    if (this.#closed) return;
     this.#closed = true;
     if (this.#inFlight === 0) await this.#giveBack();
     else this.#released = true;
@@ -367,7 +369,7 @@ export class Transport {
         problem,
         attempts,
         secret: this.#apiKey,
-        ...(req.unreadableOutcome !== undefined ? { outcome: req.unreadableOutcome } : {}),
+        outcome: req.unreadableOutcome,
       });
     let json: unknown;
     try {
