@@ -8,7 +8,7 @@ import { domainToASCII } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import type * as pulumi from "@pulumi/pulumi";
 import { isNotFound } from "../client/failures";
-import { idnaProblem, NUMERIC_END, URL_HOST_CUTS } from "../dns/model";
+import { asciiForm, idnaProblem, NUMERIC_END, URL_HOST_CUTS } from "../dns/model";
 import { DomainApiError, DomainNotInAccountError, UnreviewedPlanError } from "../errors";
 import { accountMove, madeOn } from "../host/account";
 import { containsUnknown, unknownInputs, withoutProvider } from "../host/engine";
@@ -42,8 +42,7 @@ const FINAL_DOT = /[.\u3002\uff0e\uff61]+$/u;
 export function asciiDomain(domain: string): string {
   if (numericEnd(domain)) return "";
   if (!NON_ASCII.test(domain)) return domain.toLowerCase();
-  // For these, domainToASCII would answer a shorter or other domain than the one written.
-  return URL_HOST_CUTS.test(domain) ? "" : domainToASCII(domain);
+  return asciiForm(domain);
 }
 
 /**

@@ -4,7 +4,8 @@
  * beside a right-to-left one, RFC 5893) is refused by field, with the fix, before any request.
  */
 import { describe, expect, it } from "vitest";
-import { domainProblem } from "../../../provider/restore/provider";
+import { asciiForm } from "../../../provider/dns/model";
+import { asciiDomain, domainProblem } from "../../../provider/restore/provider";
 
 const refused = (domain: string, why: string) => `domain "${domain}" is not a name a registrar takes: ${why}`;
 
@@ -34,5 +35,14 @@ describe("DomainRestore: U-labels IDNA2008 forbids", () => {
 
   it.each(["bücher.example", "متجر.example", "col·legi.cat", "1stshop.example"])("%j is taken", (domain) => {
     expect(domainProblem(domain)).toBeUndefined();
+  });
+});
+
+describe("a capital sharp s (ẞ, U+1E9E)", () => {
+  // UTS #46 15.1 maps it to ß, as Node 24 does; Node 22.19 gives "ss": one program, two domains.
+  it("names the domain of ß on every supported Node", () => {
+    expect(asciiDomain("STRAẞE.de")).toBe("xn--strae-oqa.de");
+    expect(asciiDomain("STRAẞE.de")).toBe(asciiDomain("straße.de"));
+    expect(asciiForm("www.STRAẞE.de.")).toBe("www.xn--strae-oqa.de.");
   });
 });
