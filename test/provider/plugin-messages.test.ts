@@ -6,85 +6,32 @@
  * call a preview makes for a create) and at Create, that its PUT replaces whatever the template
  * holds; an imported template says what the next `up` does with it.
  */
-
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import * as grpc from "@grpc/grpc-js";
-import { EngineService } from "@pulumi/pulumi/proto/engine_grpc_pb";
-import type { LogRequest } from "@pulumi/pulumi/proto/engine_pb";
-import { ResourceProviderClient, ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as pb from "@pulumi/pulumi/proto/provider_pb";
-import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { STATE_DIR_ENV } from "../../provider/host/machineFiles";
-import { attachToEngine } from "../../provider/log";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { TOKENS } from "../../provider/manifest";
 import { resourceProviderServer } from "../../provider/plugin/server";
 import { API_KEY, useSandbox } from "../../sandbox/test/helpers";
+import { js, type Props, usePlugin } from "./plugin/harness";
 
-type Props = Record<string, unknown>;
 const sandbox = useSandbox();
 const STACK = "urn:pulumi:dev::p::";
 const PROVIDER_URN = `${STACK}pulumi:providers:domainapi::live`;
 const urnOf = (name: string) => `${STACK}${TOKENS.records}::${name}`;
 
+const plugin = usePlugin(resourceProviderServer, { engine: true });
+const { rpc } = plugin;
 /** What the stand-in engine was told: severity, message, URN. */
-const told: { severity: number; message: string; urn: string }[] = [];
-let engine: grpc.Server;
-let server: grpc.Server;
-let client: ResourceProviderClient;
-let state: string;
-
-async function listen(s: grpc.Server): Promise<number> {
-  return new Promise((resolve, reject) =>
-    s.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) =>
-      e ? reject(e) : resolve(p),
-    ),
-  );
-}
+const told = plugin.told;
 
 beforeAll(async () => {
-  state = fs.mkdtempSync(path.join(os.tmpdir(), "domainapi-messages-"));
-  process.env[STATE_DIR_ENV] = state;
-  engine = new grpc.Server();
-  engine.addService(EngineService, {
-    log(call: grpc.ServerUnaryCall<LogRequest, Empty>, done: grpc.sendUnaryData<Empty>) {
-      const r = call.request;
-      told.push({ severity: r.getSeverity(), message: r.getMessage(), urn: r.getUrn() });
-      done(null, new Empty());
-    },
-    getRootResource: (_c: unknown, done: grpc.sendUnaryData<unknown>) => done(null, undefined),
-    setRootResource: (_c: unknown, done: grpc.sendUnaryData<unknown>) => done(null, undefined),
-  });
-  attachToEngine(`127.0.0.1:${await listen(engine)}`);
-  server = new grpc.Server();
-  server.addService(ResourceProviderService, resourceProviderServer("9.8.7", "{}", attachToEngine));
-  client = new ResourceProviderClient(`127.0.0.1:${await listen(server)}`, grpc.credentials.createInsecure());
   const args = Struct.fromJavaScript({ apiKey: API_KEY, baseUrl: sandbox.url });
   await rpc("configure", new pb.ConfigureRequest().setArgs(args).setUrn(PROVIDER_URN));
-});
-afterAll(() => {
-  client?.close();
-  server?.forceShutdown();
-  engine?.forceShutdown();
-  delete process.env[STATE_DIR_ENV];
-  fs.rmSync(state, { recursive: true, force: true });
 });
 beforeEach(() => {
   told.length = 0;
   sandbox.reset();
 });
-
-function rpc<Req, Res>(method: string, request: Req): Promise<Res> {
-  const fn = (
-    client as unknown as Record<string, (r: Req, cb: (e: grpc.ServiceError | null, v: Res) => void) => void>
-  )[method];
-  if (fn === undefined) throw new Error(`no RPC ${method}`);
-  return new Promise((resolve, reject) => fn.call(client, request, (e, v) => (e ? reject(e) : resolve(v))));
-}
-const js = (s: Struct | undefined): Props => (s?.toJavaScript() ?? {}) as Props;
 
 async function check(name: string, news: Props, olds: Props = {}): Promise<Props> {
   const req = new pb.CheckRequest()

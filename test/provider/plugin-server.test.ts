@@ -5,54 +5,25 @@
  */
 import * as grpc from "@grpc/grpc-js";
 import { PluginAttach, type PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
-import { ResourceProviderClient, ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as pb from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
-import { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isSecret, secret } from "../../provider/host/secretValues";
 import { TOKENS } from "../../provider/manifest";
 import { resourceProviderServer } from "../../provider/plugin/server";
 import { API_KEY, useSandbox } from "../../sandbox/test/helpers";
+import { js, type Props, struct, usePlugin } from "./plugin/harness";
 
-type Props = Record<string, unknown>;
 const sandbox = useSandbox();
 const RECORDS_URN = `urn:pulumi:dev::p::${TOKENS.records}::web`;
 const RESTORE_URN = `urn:pulumi:dev::p::${TOKENS.restore}::r`;
 const PROVIDER_URN = "urn:pulumi:dev::p::pulumi:providers:domainapi::live";
 const attached: string[] = [];
-let server: grpc.Server;
-let client: ResourceProviderClient;
-
-beforeAll(async () => {
-  server = new grpc.Server();
-  server.addService(
-    ResourceProviderService,
-    resourceProviderServer("9.8.7", '{"name":"domainapi","version":"9.8.7"}', (a) => attached.push(a)),
-  );
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) =>
-      e ? reject(e) : resolve(p),
-    ),
-  );
-  client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+const { rpc } = usePlugin(resourceProviderServer, {
+  schema: '{"name":"domainapi","version":"9.8.7"}',
+  onAttach: (address) => attached.push(address),
 });
-afterAll(() => {
-  client.close();
-  server.forceShutdown();
-});
-
-/** Calls one RPC of the generated client; rejects with the gRPC error. */
-function rpc<Req, Res>(method: string, request: Req): Promise<Res> {
-  const fn = (
-    client as unknown as Record<string, (r: Req, cb: (e: grpc.ServiceError | null, v: Res) => void) => void>
-  )[method];
-  if (fn === undefined) throw new Error(`no RPC ${method}`);
-  return new Promise((resolve, reject) => fn.call(client, request, (e, v) => (e ? reject(e) : resolve(v))));
-}
-const struct = (props: Props) => Struct.fromJavaScript(props as never);
-const js = (s: Struct | undefined): Props => (s?.toJavaScript() ?? {}) as Props;
 
 async function configure(inputs: Props, urn = PROVIDER_URN): Promise<pb.ConfigureResponse> {
   return rpc("configure", new pb.ConfigureRequest().setArgs(struct(inputs)).setUrn(urn));

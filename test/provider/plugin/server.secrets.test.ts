@@ -6,26 +6,16 @@
  * comes back plain. Served in this process with a stand-in for the engine's Log service on the same
  * server, called through the SDK's generated client, against the sandbox.
  */
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
-import { EngineService } from "@pulumi/pulumi/proto/engine_grpc_pb";
-import type { LogRequest } from "@pulumi/pulumi/proto/engine_pb";
-import { ResourceProviderClient, ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as pb from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
-import { Empty } from "google-protobuf/google/protobuf/empty_pb";
-import { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { STATE_DIR_ENV } from "../../../provider/host/machineFiles";
+import { beforeEach, describe, expect, it } from "vitest";
 import { isSecret, secret } from "../../../provider/host/secretValues";
-import { attachToEngine } from "../../../provider/log";
 import { TOKENS } from "../../../provider/manifest";
 import { resourceProviderServer } from "../../../provider/plugin/server";
 import { API_KEY, useSandbox } from "../../../sandbox/test/helpers";
+import { js, type Props, struct, usePlugin } from "./harness";
 
-type Props = Record<string, unknown>;
 const sandbox = useSandbox();
 const PROVIDER_URN = "urn:pulumi:dev::p::pulumi:providers:domainapi::live";
 const RECORDS_URN = `urn:pulumi:dev::p::${TOKENS.records}::web`;
@@ -33,64 +23,15 @@ const RECORDS_URN = `urn:pulumi:dev::p::${TOKENS.records}::web`;
 const SECRET_V6 = "2001:DB8:0:0:0:0:0:7";
 const STORED_V6 = "2001:db8::7";
 const SECRET_TXT = "hush-token-3141";
-/** Every message the stand-in engine was told, whatever its severity. */
-const told: string[] = [];
-let server: grpc.Server;
-let client: ResourceProviderClient;
-let state: string;
-
-beforeAll(async () => {
-  state = fs.mkdtempSync(path.join(os.tmpdir(), "domainapi-secrets-"));
-  process.env[STATE_DIR_ENV] = state;
-  server = new grpc.Server();
-  // The engine's Log service beside the provider, so that every message the plugin sends is seen.
-  server.addService(EngineService, {
-    log(call: grpc.ServerUnaryCall<LogRequest, Empty>, done: grpc.sendUnaryData<Empty>) {
-      told.push(call.request.getMessage());
-      done(null, new Empty());
-    },
-    getRootResource: (_c: unknown, done: grpc.sendUnaryData<unknown>) => done(null, undefined),
-    setRootResource: (_c: unknown, done: grpc.sendUnaryData<unknown>) => done(null, undefined),
-  });
-  server.addService(ResourceProviderService, resourceProviderServer("9.8.7", "{}", attachToEngine));
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) =>
-      e ? reject(e) : resolve(p),
-    ),
-  );
-  attachToEngine(`127.0.0.1:${port}`);
-  client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-});
-afterAll(() => {
-  client?.close();
-  server?.forceShutdown();
-  delete process.env[STATE_DIR_ENV];
-  fs.rmSync(state, { recursive: true, force: true });
-});
+const plugin = usePlugin(resourceProviderServer, { engine: true });
+const { rpc, failure } = plugin;
+/** Every message the stand-in engine was told, whatever its severity, one a line. */
+const toldText = () => plugin.told.map((t) => t.message).join("\n");
 beforeEach(async () => {
   await configure({ apiKey: secret(API_KEY), baseUrl: sandbox.url, maxRetries: 0 });
-  told.length = 0;
+  plugin.told.length = 0;
 });
 
-/** Calls one RPC; a call left unanswered fails the test within seconds instead of hanging it. */
-function rpc<Req, Res>(method: string, request: Req): Promise<Res> {
-  type Unary = (r: Req, o: grpc.CallOptions, cb: (e: grpc.ServiceError | null, v: Res) => void) => void;
-  const fn = (client as unknown as Record<string, Unary>)[method];
-  if (fn === undefined) throw new Error(`no RPC ${method}`);
-  const options = { deadline: Date.now() + 10_000 };
-  return new Promise((resolve, reject) =>
-    fn.call(client, request, options, (e, v) => (e ? reject(e) : resolve(v))),
-  );
-}
-/** The error an RPC failed with (the test fails if it answered). */
-async function failure(method: string, request: unknown): Promise<grpc.ServiceError> {
-  return rpc(method, request).then(
-    () => expect.fail(`${method} answered`),
-    (e: grpc.ServiceError) => e,
-  );
-}
-const struct = (props: Props) => Struct.fromJavaScript(props as never);
-const js = (s: Struct | undefined): Props => (s?.toJavaScript() ?? {}) as Props;
 const configure = (args: Props) =>
   rpc<pb.ConfigureRequest, pb.ConfigureResponse>(
     "configure",
@@ -161,13 +102,13 @@ describe("a record's secret field", () => {
     expect(isSecret(outs.baseUrl)).toBe(false);
     expect(sandbox.templateRecords("web")?.map((r) => r.content)).toContain(STORED_V6);
     // The plan's lines name the records, their secret contents masked.
-    expect(told.join("\n")).toContain("+ CREATE v6 AAAA [secret]");
-    expect(told.join("\n")).toContain("+ CREATE www A 192.0.2.1");
-    expectHidden("Create's messages", told.join("\n"));
+    expect(toldText()).toContain("+ CREATE v6 AAAA [secret]");
+    expect(toldText()).toContain("+ CREATE www A 192.0.2.1");
+    expectHidden("Create's messages", toldText());
 
     // The secret AAAA changes to another secret address, written otherwise than it is stored.
     const next = declared().map((r) => (r.type === "AAAA" ? { ...r, content: secret("2001:DB8::0:8") } : r));
-    told.length = 0;
+    plugin.told.length = 0;
     const rechecked = await check({ templateId: "web", records: next }, inputs);
     expectMarked("Check of the change", rechecked, "2001:db8::8");
     const diff = await rpc<pb.DiffRequest, pb.DiffResponse>(
@@ -190,20 +131,20 @@ describe("a record's secret field", () => {
     );
     const after = js(updated.getProperties());
     expectMarked("Update", after, "2001:db8::8");
-    expect(told.join("\n")).toContain("MODIFY v6 AAAA content [secret] -> [secret]");
+    expect(toldText()).toContain("MODIFY v6 AAAA content [secret] -> [secret]");
     for (const s of ["2001:db8::8", "2001:DB8::0:8"])
-      expect(told.join("\n").toLowerCase()).not.toContain(s.toLowerCase());
-    expectHidden("Diff's and Update's messages", told.join("\n"));
+      expect(toldText().toLowerCase()).not.toContain(s.toLowerCase());
+    expectHidden("Diff's and Update's messages", toldText());
 
-    told.length = 0;
+    plugin.told.length = 0;
     const read = await rpc<pb.ReadRequest, pb.ReadResponse>(
       "read",
       new pb.ReadRequest().setUrn(RECORDS_URN).setId("web").setProperties(struct(after)),
     );
     expectMarked("Read", js(read.getProperties()), "2001:db8::8");
     await rpc("delete", new pb.DeleteRequest().setUrn(RECORDS_URN).setId("web").setProperties(struct(after)));
-    expect(told.join("\n")).toContain("DELETE v6 AAAA [secret]");
-    expectHidden("Delete's messages", told.join("\n"));
+    expect(toldText()).toContain("DELETE v6 AAAA [secret]");
+    expectHidden("Delete's messages", toldText());
   });
 
   it("the same records given plain come back with nothing marked", async () => {
@@ -218,7 +159,7 @@ describe("a record's secret field", () => {
     );
     expect(holdsSecret(inputs)).toBe(false);
     expect(holdsSecret(js(created.getProperties()))).toBe(false);
-    expect(told.join("\n")).toContain(`+ CREATE v6 AAAA ${STORED_V6}`);
+    expect(toldText()).toContain(`+ CREATE v6 AAAA ${STORED_V6}`);
   });
 
   it("a failure part-way keeps the secret out of its message and marks it in the state it carries", async () => {
@@ -243,7 +184,7 @@ describe("a record's secret field", () => {
     expect(held.length).toBeGreaterThan(0);
     for (const r of held)
       expect(isSecret(r.content), String(r.name)).toBe(r.name === "v6" || r.name === "_k");
-    expectHidden("the failure's messages", told.join("\n"));
+    expectHidden("the failure's messages", toldText());
   });
 });
 
@@ -258,7 +199,7 @@ describe("the key", () => {
       new pb.CreateRequest().setUrn(RECORDS_URN).setProperties(struct(inputs)),
     );
     expectHidden("Create", shown(js(created.getProperties())));
-    expectHidden("Create's messages", told.join("\n"));
+    expectHidden("Create's messages", toldText());
 
     await configure({ apiKey: secret("wrong-key-2718"), baseUrl: sandbox.url, maxRetries: 0 });
     const refused = await failure(
@@ -267,7 +208,7 @@ describe("the key", () => {
     );
     expect(refused.details).toMatch(/401/);
     expect(refused.details).not.toContain("wrong-key-2718");
-    expect(told.join("\n")).not.toContain("wrong-key-2718");
+    expect(toldText()).not.toContain("wrong-key-2718");
   });
 
   it("CheckConfig keeps each secret setting secret, and out of the reasons of its failures", async () => {

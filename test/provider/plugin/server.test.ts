@@ -6,43 +6,22 @@
  * Served in this process, called through the SDK's generated client, against the sandbox.
  */
 import * as grpc from "@grpc/grpc-js";
-import { ResourceProviderClient, ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as pb from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
-import { Struct } from "google-protobuf/google/protobuf/struct_pb";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { isSecret, secret } from "../../../provider/host/secretValues";
 import { TOKENS } from "../../../provider/manifest";
 import { resourceProviderServer } from "../../../provider/plugin/server";
 import { API_KEY, useSandbox } from "../../../sandbox/test/helpers";
+import { js, type Props, struct, usePlugin } from "./harness";
 
-type Props = Record<string, unknown>;
 const sandbox = useSandbox();
 const RECORDS_URN = `urn:pulumi:dev::p::${TOKENS.records}::web`;
 const RESTORE_URN = `urn:pulumi:dev::p::${TOKENS.restore}::r`;
 const PROVIDER_URN = "urn:pulumi:dev::p::pulumi:providers:domainapi::live";
 const { DIFF_SOME, DIFF_NONE } = pb.DiffResponse.DiffChanges;
-let server: grpc.Server;
-let client: ResourceProviderClient;
-
-beforeAll(async () => {
-  server = new grpc.Server();
-  server.addService(
-    ResourceProviderService,
-    resourceProviderServer("1.2.3", "{}", () => {}),
-  );
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) =>
-      e ? reject(e) : resolve(p),
-    ),
-  );
-  client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-});
-afterAll(() => {
-  client.close();
-  server.forceShutdown();
-});
+const { rpc, failure } = usePlugin(resourceProviderServer, { version: "1.2.3" });
 beforeEach(async () => {
   await rpc(
     "configure",
@@ -51,23 +30,6 @@ beforeEach(async () => {
       .setUrn(PROVIDER_URN),
   );
 });
-
-function rpc<Req, Res>(method: string, request: Req): Promise<Res> {
-  const fn = (
-    client as unknown as Record<string, (r: Req, cb: (e: grpc.ServiceError | null, v: Res) => void) => void>
-  )[method];
-  if (fn === undefined) throw new Error(`no RPC ${method}`);
-  return new Promise((resolve, reject) => fn.call(client, request, (e, v) => (e ? reject(e) : resolve(v))));
-}
-/** The error an RPC failed with (the test fails if it answered). */
-async function failure(method: string, request: unknown): Promise<grpc.ServiceError> {
-  return rpc(method, request).then(
-    () => expect.fail(`${method} answered`),
-    (e: grpc.ServiceError) => e,
-  );
-}
-const struct = (props: Props) => Struct.fromJavaScript(props as never);
-const js = (s: Struct | undefined): Props => (s?.toJavaScript() ?? {}) as Props;
 
 /** Checks and creates a template of `records` through the plugin; its checked inputs and outputs. */
 async function created(records: Props[], templateId = "web"): Promise<{ inputs: Props; outs: Props }> {
