@@ -13,7 +13,7 @@ export default {
   coverageAnalysis: "perTest",
   // Generated files (plugin/schema.json) are not TypeScript and so not mutated.
   mutate: ["provider/**/*.ts", "!provider/**/*.d.ts"],
-  ignorePatterns: ["test/.work", "bench/.work", "bench/results", "sdk", ".stryker-tmp"],
+  ignorePatterns: ["test/.work", "bench/.work", "bench/results", ".stryker-tmp"],
   incremental: true,
   incrementalFile: "bench/results/mutation/stryker-incremental.json",
   reporters: ["clear-text", "progress", "json"],
