@@ -391,9 +391,8 @@ function problemOf(issue: z.core.$ZodIssue, args: unknown): Array<{ argument: st
       },
     ];
   }
-  const argument = issue.path
-    .map((key, i) => (typeof key === "number" ? `[${key}]` : i === 0 ? String(key) : `.${String(key)}`))
-    .join("");
+  // Every argument is a value or a list of values: a path is a name, then at most an index.
+  const argument = issue.path.map((key) => (typeof key === "number" ? `[${key}]` : String(key))).join("");
   return [{ argument, reason: issue.message }];
 }
 
