@@ -8,6 +8,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { DomainApiError } from "../../../provider/errors";
 import { ACCEPT_BASE_URL_CHANGE_ENV } from "../../../provider/host/account";
+import { UNKNOWN } from "../../../provider/host/engine";
 import * as restore from "../../../provider/restore/provider";
 import { API_KEY, useSandbox } from "../../../sandbox/test/helpers";
 import { configureFor, useConsoleLines } from "../helpers";
@@ -107,6 +108,18 @@ describe("a restore whose answer is lost", () => {
         "The stack records it as unconfirmed: run `pulumi up` again to confirm it (the API is asked once more, " +
         "and its refusal because the domain is no longer in quarantine is the confirmation).",
     );
+  });
+});
+
+describe("a domain a preview does not know yet", () => {
+  it("is passed on with the triggers as given, nothing refused and nothing sent", async () => {
+    configure();
+    const news = { domain: UNKNOWN, triggers: ["v1"] };
+    expect(await restore.check({}, news)).toEqual({
+      inputs: { domain: UNKNOWN, triggers: ["v1"] },
+      failures: [],
+    });
+    expect(sandbox.requests).toEqual([]);
   });
 });
 
