@@ -83,6 +83,18 @@ describe("a confirming repeat that fails", () => {
     expect(said.join("\n")).not.toMatch(/refused a second restore/);
   });
 
+  it("on a redirect is no confirmation: the API did not refuse the restore", async () => {
+    const olds = await unconfirmed("shop.example");
+    sandbox.addFault({ method: "POST", respond: { status: 307, body: "" } });
+    const err = await restore.update("shop.example", olds, { domain: "shop.example" }).then(
+      () => expect.fail("the update answered"),
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(DomainApiError);
+    expect((err as DomainApiError).status).toBe(307);
+    expect(said.join("\n")).not.toMatch(/refused a second restore/);
+  });
+
   it("on a 499 of the API is read as the domain no longer being in quarantine", async () => {
     const olds = await unconfirmed("shop.example");
     sandbox.addFault({ method: "POST", respond: { status: 499, body: JSON.stringify({ message: "gone" }) } });
