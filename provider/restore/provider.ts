@@ -243,6 +243,7 @@ export async function update(_id: string, olds: Props, news: Props): Promise<pul
     if (!isRefusedAsNotQuarantined(err)) throw err;
     log.warn(
       `domain ${domain}: the API refused a second restore with ${err.status} ` +
+        // Stryker disable next-line StringLiteral: a failure of kind http always carries the API's words (a string, the status text at least)
         `(${JSON.stringify(err.apiMessage ?? "")}), read as "not in quarantine": the earlier restore, ` +
         "whose answer was lost, took effect. Recorded as restored.",
     );
