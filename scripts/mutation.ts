@@ -238,6 +238,39 @@ function forgetSurvivors(report: Report, targets: readonly string[]): void {
   fs.writeFileSync(path.join(root, REPORT), JSON.stringify({ ...report, files }, null, 2));
 }
 
+/**
+ * The report as this run leaves it: what it ran, and the rest as before. Stryker rewrites every file
+ * of its incremental report, modules it did not run too: their source becomes today's and the
+ * mutants of their changed lines are dropped untested, so a module changed since its own run would
+ * pass for run. A test file's source counts as run only when every module that owns it was run.
+ */
+function keepUnrun(
+  before: Report,
+  after: Report,
+  targets: readonly string[],
+  tests: Map<string, string[]>,
+): Report {
+  const files: Record<string, Report["files"][string]> = {};
+  for (const [file, entry] of Object.entries(after.files)) {
+    const was = before.files[file];
+    if (targets.includes(file)) files[file] = entry;
+    else if (was !== undefined) files[file] = was;
+  }
+  for (const [file, entry] of Object.entries(before.files)) if (!(file in files)) files[file] = entry;
+  const owners = (test: string) =>
+    [...tests].filter(([, list]) => list.includes(test)).map(([module]) => module);
+  const testFiles: Record<string, { readonly source: string }> = {};
+  for (const [test, entry] of Object.entries(after.testFiles ?? {})) {
+    const run = owners(test).every((module) => targets.includes(module) || !(module in files));
+    const was = before.testFiles?.[test];
+    if (run) testFiles[test] = entry;
+    else if (was !== undefined) testFiles[test] = was;
+  }
+  for (const [test, entry] of Object.entries(before.testFiles ?? {}))
+    if (!(test in testFiles)) testFiles[test] = entry;
+  return { ...after, files, testFiles };
+}
+
 function stryker(mutate: readonly string[], testFiles: readonly string[], concurrency?: string): number {
   const bin = path.join(root, "node_modules", ".bin", "stryker");
   const args = ["run", "--mutate", mutate.join(","), "--incremental"];
@@ -292,7 +325,8 @@ function main(argv: readonly string[]): number {
     if (original !== undefined) fs.writeFileSync(path.join(root, REPORT), original);
     return status;
   }
-  const report = readReport();
+  const report = keepUnrun(before, readReport(), targets, tests);
+  fs.writeFileSync(path.join(root, REPORT), JSON.stringify(report, null, 2));
   writeSummary(report);
   const below = scores(report).filter((s) => targets.includes(s.file) && s.score < FLOOR);
   for (const s of below)
