@@ -257,6 +257,8 @@ function keepUnrun(
     else if (was !== undefined) files[file] = was;
   }
   for (const [file, entry] of Object.entries(before.files)) if (!(file in files)) files[file] = entry;
+  // Stryker leaves out a module it ran that has no mutant (types, re-exports): it is run all the same.
+  for (const module of targets) files[module] ??= { source: read(module) ?? "", mutants: [] };
   const owners = (test: string) =>
     [...tests].filter(([, list]) => list.includes(test)).map(([module]) => module);
   const testFiles: Record<string, { readonly source: string }> = {};
