@@ -136,6 +136,8 @@ function changedModules(report: Report, tests: Map<string, string[]>): string[] 
   return modules().filter((module) => {
     if (!(module in report.files)) return false;
     if (report.files[module]?.source !== read(module)) return true;
+    // No mutant, nothing its tests could newly kill or let live.
+    if (report.files[module]?.mutants.length === 0) return false;
     return (tests.get(module) ?? []).some((test) => report.testFiles?.[test]?.source !== read(test));
   });
 }
