@@ -285,7 +285,11 @@ describe("the packed package", () => {
     const clone = path.join(scratch, "clone");
     gitUrl = (async () => {
       const commit = await git(["rev-parse", "HEAD"], repoRoot);
-      await git(["clone", "--quiet", "--no-checkout", pathToFileURL(repoRoot).href, clone], scratch);
+      // Shallow: the whole history (each committed mutation report) took minutes to pack on a loaded runner.
+      await git(
+        ["clone", "--quiet", "--no-checkout", "--depth", "1", pathToFileURL(repoRoot).href, clone],
+        scratch,
+      );
       await git(["checkout", "--quiet", commit], clone);
       return `git+${pathToFileURL(clone).href}#${commit}`;
     })();
