@@ -134,7 +134,9 @@ describe("the plan's time", () => {
     // The run started at the instant the comment was created, written with an offset.
     const r = record();
     const tied = { ...r, run: { ...r.run, created_at: "2026-11-26T12:05:00+01:00" } };
-    expect(why(tied, comment({ created_at: "2026-11-26T11:05:00Z", updated_at: null }))).toBe(
+    expect(
+      why(tied, comment({ created_at: "2026-11-26T11:05:00Z", updated_at: "2026-11-26T11:05:00Z" })),
+    ).toBe(
       `the plan was made or changed at 2026-11-26T11:05:00Z, after the last approval of commit ${HEAD} (2026-11-26T11:00:00Z): ` +
         "no reviewer approved with this plan on screen; read it and approve again",
     );
