@@ -57,9 +57,10 @@ export function jsonValues(text: string): unknown[] {
   const values: unknown[] = [];
   let depth = 0;
   let inString = false;
-  let start = -1;
+  // Where the top-level value being read starts: its opener sets it before its closer reads it.
+  let start = 0;
   for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
+    const ch = text.charAt(i);
     if (inString) {
       if (ch === "\\") i++;
       else if (ch === '"') inString = false;
@@ -69,7 +70,7 @@ export function jsonValues(text: string): unknown[] {
       if (depth++ === 0) start = i;
     } else if (ch === "]" || ch === "}") {
       if (--depth === 0) values.push(JSON.parse(text.slice(start, i + 1)));
-    } else if (depth === 0 && !/\s/.test(ch ?? "")) {
+    } else if (depth === 0 && !/\s/.test(ch)) {
       throw new SyntaxError(`unexpected ${JSON.stringify(ch)} at position ${i}`);
     }
   }
@@ -112,7 +113,7 @@ function othersWithPlanLines(comments: readonly PullRequestComment[], author: st
   const logins = [
     ...new Set(
       comments
-        .filter((c) => c.user?.login !== author && (c.body ?? "").includes(EXPECT_PLAN_ENV))
+        .filter((c) => c.user?.login !== author && c.body?.includes(EXPECT_PLAN_ENV))
         .map((c) => c.user?.login ?? "(deleted user)"),
     ),
   ];
