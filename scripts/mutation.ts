@@ -39,11 +39,18 @@ interface Mutant {
   readonly status: string;
   readonly statusReason?: string;
   readonly location: { readonly start: { readonly line: number; readonly column: number } };
+  readonly killedBy?: readonly string[];
+  readonly coveredBy?: readonly string[];
+}
+/** A test of the report: Stryker numbers them afresh in each run. */
+interface Test {
+  readonly id: string;
+  readonly name: string;
 }
 /** The incremental report: every mutated file and test file with the source it was run on. */
 interface Report {
   readonly files: Record<string, { readonly source: string; readonly mutants: readonly Mutant[] }>;
-  readonly testFiles?: Record<string, { readonly source: string }>;
+  readonly testFiles?: Record<string, { readonly source: string; readonly tests?: readonly Test[] }>;
 }
 /** A module's counts and score. */
 interface Score {
@@ -275,6 +282,48 @@ function keepUnrun(
   return { ...after, files, testFiles };
 }
 
+/**
+ * The report with each test named by its file and name instead of the number Stryker gave it in this
+ * run: entries kept from earlier runs (keepUnrun) were numbered by those runs, and a number that now
+ * names another test made Stryker judge a killed mutant by the wrong test, so it re-tested nearly all.
+ */
+function namedTestIds(report: Report): Report {
+  const names = new Map<string, string>();
+  const testFiles = Object.fromEntries(
+    Object.entries(report.testFiles ?? {}).map(([file, entry]) => {
+      const seen = new Map<string, number>();
+      const tests = entry.tests?.map((test) => {
+        const base = `${file}: ${test.name}`;
+        const n = (seen.get(base) ?? 0) + 1;
+        seen.set(base, n);
+        const id = n === 1 ? base : `${base} (${n})`;
+        names.set(test.id, id);
+        return { ...test, id };
+      });
+      return [file, tests === undefined ? entry : { ...entry, tests }];
+    }),
+  );
+  const named = (ids: readonly string[] | undefined) =>
+    ids?.flatMap((id) => {
+      const name = names.get(id);
+      return name === undefined ? [] : [name];
+    });
+  const files = Object.fromEntries(
+    Object.entries(report.files).map(([file, entry]) => [
+      file,
+      {
+        ...entry,
+        mutants: entry.mutants.map((m) => ({
+          ...m,
+          ...(m.killedBy === undefined ? {} : { killedBy: named(m.killedBy) }),
+          ...(m.coveredBy === undefined ? {} : { coveredBy: named(m.coveredBy) }),
+        })),
+      },
+    ]),
+  );
+  return { ...report, files, testFiles };
+}
+
 function stryker(mutate: readonly string[], testFiles: readonly string[], concurrency?: string): number {
   const bin = path.join(root, "node_modules", ".bin", "stryker");
   const args = ["run", "--mutate", mutate.join(","), "--incremental"];
@@ -329,7 +378,7 @@ function main(argv: readonly string[]): number {
     if (original !== undefined) fs.writeFileSync(path.join(root, REPORT), original);
     return status;
   }
-  const report = keepUnrun(before, readReport(), targets, tests);
+  const report = keepUnrun(before, namedTestIds(readReport()), targets, tests);
   fs.writeFileSync(path.join(root, REPORT), JSON.stringify(report, null, 2));
   writeSummary(report);
   const below = scores(report).filter((s) => targets.includes(s.file) && s.score < FLOOR);
