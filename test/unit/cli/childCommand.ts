@@ -15,7 +15,8 @@ const ROOT = path.resolve(__dirname, "..", "..", "..");
 
 /**
  * Loads `.ts` modules as the build makes them, CommonJS (Node's own type stripping keeps the
- * `import` syntax, which a CommonJS entry cannot hold), with the repository's esbuild.
+ * `import` syntax, which a CommonJS entry cannot hold), with the repository's esbuild. A module
+ * loaded with `import("./x.js")` (the planner's, lazily) has no `.js` here: keep to paths without.
  */
 const HOOK = `const fs = require("node:fs");
 const Module = require("node:module");
