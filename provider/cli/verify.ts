@@ -95,9 +95,8 @@ function revealed(value: unknown): unknown {
   if (value[SECRET_SIG_KEY] === SECRET_SIG && typeof value.plaintext === "string") {
     try {
       return revealed(JSON.parse(value.plaintext));
-      // Stryker disable next-line BlockStatement: a plaintext that is not JSON keeps the secret object: returned, or copied key by key (the engine writes only strings in it), it reads the same
     } catch {
-      return value;
+      // Not JSON: the secret stays as it is, copied below as any object is (its values are strings).
     }
   }
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, revealed(v)]));

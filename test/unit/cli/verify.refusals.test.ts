@@ -37,6 +37,18 @@ describe("a refused input, as a program sees it", () => {
 });
 
 describe("what is a secret of the stack", () => {
+  it("a secret whose plaintext is not JSON stays a secret: its records are refused as such, naming the command", () => {
+    const records = {
+      "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
+      plaintext: "[{",
+    };
+    expect(() => declaredTemplates(outputs({ records }))).toThrow(
+      new VerifyInputError(
+        'web: the records of template "web" are secret in this file: export them with `pulumi stack export --show-secrets` (or `pulumi stack output --json --show-secrets`)',
+      ),
+    );
+  });
+
   it("an output with a field of its own named plaintext is read as it is, not as a secret", () => {
     for (const plaintext of ["[]", '"a note"', "not JSON"]) {
       expect(declaredTemplates(outputs({ plaintext }))).toEqual([
