@@ -170,14 +170,23 @@ async function readInput(file: string | undefined, io: PlanCommandIo): Promise<s
   }
 }
 
-if (require.main === module) {
-  runPlanCommand(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err) => {
-      process.stderr.write(`domainapi-plan: ${err instanceof Error ? err.message : String(err)}\n`);
-      process.exitCode = 1;
-    },
-  );
+/** What {@link runAsCommand} needs of the process: its arguments, its streams, its exit status. */
+export interface PlanProcess extends PlanCommandIo {
+  readonly argv: readonly string[];
+  exitCode: number | string | null | undefined;
 }
+
+/**
+ * `domainapi-plan` as its binary runs it: the arguments after `node` and the script, the exit status
+ * the command returns (1, said, for a failure it did not foresee).
+ */
+export async function runAsCommand(proc: PlanProcess = process): Promise<void> {
+  try {
+    proc.exitCode = await runPlanCommand(proc.argv.slice(2), proc);
+  } catch (err) {
+    proc.stderr.write(`domainapi-plan: ${err instanceof Error ? err.message : String(err)}\n`);
+    proc.exitCode = 1;
+  }
+}
+
+if (require.main === module) void runAsCommand();

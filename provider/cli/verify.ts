@@ -96,7 +96,7 @@ function revealed(value: unknown): unknown {
     try {
       return revealed(JSON.parse(value.plaintext));
     } catch {
-      return value;
+      // Not JSON: the secret stays as it is, copied below as any object is (its values are strings).
     }
   }
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, revealed(v)]));
@@ -117,12 +117,12 @@ function templateOf(shown: Record<string, unknown>, where: string): DeclaredTemp
       ? Object.values(outputs.records)
       : undefined;
   // A record read back carries its ids; the check of a record takes only its fields.
-  const fields = (raw ?? []).map((r) => {
+  const fields = raw?.map((r) => {
     if (!isPlainObject(r)) return r;
     const { recordId: _id, recordIds: _ids, ...rest } = r;
     return rest;
   });
-  const { valid, issues } = validateEach(raw === undefined ? outputs.records : fields, `${where}.records`);
+  const { valid, issues } = validateEach(fields ?? outputs.records, `${where}.records`);
   if (issues.length > 0) {
     throw new VerifyInputError(issues.map((i) => `${i.property}: ${i.reason}`).join("; "));
   }
@@ -140,11 +140,12 @@ export function declaredTemplates(json: unknown): DeclaredTemplate[] {
   const found: DeclaredTemplate[] = [];
   const deployment = isPlainObject(json) && isPlainObject(json.deployment) ? json.deployment : undefined;
   if (deployment !== undefined) {
-    const resources = Array.isArray(deployment.resources) ? deployment.resources : [];
-    resources.forEach((r, i) => {
-      if (!isPlainObject(r) || !RECORD_TOKENS.has(String(r.type)) || !isPlainObject(r.outputs)) return;
-      found.push(templateOf(r.outputs, `deployment.resources[${i}].outputs`));
-    });
+    if (Array.isArray(deployment.resources)) {
+      deployment.resources.forEach((r, i) => {
+        if (!isPlainObject(r) || !RECORD_TOKENS.has(String(r.type)) || !isPlainObject(r.outputs)) return;
+        found.push(templateOf(r.outputs, `deployment.resources[${i}].outputs`));
+      });
+    }
   } else if (isPlainObject(json)) {
     for (const [name, value] of Object.entries(json)) {
       const candidates = Array.isArray(value) ? value : [value];
@@ -410,13 +411,8 @@ export async function runVerifyCommand(
     );
     const waitSeconds = numberFlag("wait", values.wait, 0, 86_400);
     const timeoutMs = numberFlag("timeout", values.timeout, 1, 60_000);
-    options = {
-      declared,
-      domains,
-      ...(values.server ? { servers: values.server } : {}),
-      ...(waitSeconds === undefined ? {} : { waitSeconds }),
-      ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    };
+    // An option not given is undefined, which verifyDomains reads as its default.
+    options = { declared, domains, servers: values.server, waitSeconds, timeoutMs };
     markdown = values.markdown;
   } catch (err) {
     io.stderr.write(`domainapi-verify: ${err instanceof Error ? err.message : String(err)}\n\n${USAGE}\n`);
@@ -453,14 +449,23 @@ async function readInput(file: string | undefined, io: VerifyCommandIo): Promise
   }
 }
 
-if (require.main === module) {
-  runVerifyCommand(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err) => {
-      process.stderr.write(`domainapi-verify: ${err instanceof Error ? err.message : String(err)}\n`);
-      process.exitCode = 1;
-    },
-  );
+/** What {@link runAsCommand} needs of the process: its arguments, its streams, its exit status. */
+export interface VerifyProcess extends VerifyCommandIo {
+  readonly argv: readonly string[];
+  exitCode: number | string | null | undefined;
 }
+
+/**
+ * `domainapi-verify` as its binary runs it: the arguments after `node` and the script, the exit
+ * status the command returns (1, said, for a failure it did not foresee).
+ */
+export async function runAsCommand(proc: VerifyProcess = process): Promise<void> {
+  try {
+    proc.exitCode = await runVerifyCommand(proc.argv.slice(2), proc);
+  } catch (err) {
+    proc.stderr.write(`domainapi-verify: ${err instanceof Error ? err.message : String(err)}\n`);
+    proc.exitCode = 1;
+  }
+}
+
+if (require.main === module) void runAsCommand();
