@@ -147,7 +147,8 @@ export function providerInputFailures(
  */
 export function diffProviderInputs(olds: Props, news: Props): { changes: boolean; replaces: string[] } {
   const [a, b] = [settingsText(olds), settingsText(news)];
-  const url = (v: string | undefined) => (v === UNKNOWN ? UNKNOWN : (canonicalBaseUrl(v) ?? v));
+  // The engine's placeholder is no address: it is compared as itself, as any text that is none.
+  const url = (v: string | undefined) => canonicalBaseUrl(v) ?? v;
   const moved = url(a[ACCOUNT_SETTING]) !== url(b[ACCOUNT_SETTING]);
   return { changes: moved || !isDeepStrictEqual(a, b), replaces: moved ? [ACCOUNT_SETTING] : [] };
 }
