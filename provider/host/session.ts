@@ -127,14 +127,13 @@ export function providerInputFailures(
     return [];
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    return err.problems.map((reason) => ({
-      property:
-        SETTING_NAMES.find(
-          (name) => reason.includes(`${PACKAGE}:${name} `) || reason.includes(`provider's ${name} `),
-          // Stryker disable next-line StringLiteral: every problem of resolveConfig names its setting
-        ) ?? "",
-      reason,
-    }));
+    return err.problems.map((reason) => {
+      const named = SETTING_NAMES.find(
+        (name) => reason.includes(`${PACKAGE}:${name} `) || reason.includes(`provider's ${name} `),
+      );
+      // Stryker disable next-line StringLiteral: every problem resolveConfig reports names its setting, as domainapi:<name> or the provider's <name>
+      return { property: named ?? "", reason };
+    });
   }
 }
 
