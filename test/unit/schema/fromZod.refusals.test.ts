@@ -5,10 +5,10 @@
  */
 import { expect, it } from "vitest";
 import { z } from "zod";
-import { objectSpecFromZod } from "../../../provider/schema/fromZod";
+import { type ObjectTypes, objectSpecFromZod } from "../../../provider/schema/fromZod";
 
 /** One package type, `Item`, of two fields. */
-const types = () => ({
+const types = (): ObjectTypes => ({
   "test:index:Item": { properties: { name: { type: "string" }, size: { type: "integer" } } },
 });
 
