@@ -54,7 +54,6 @@ it("a check tells the engine it waits at most twice the interval for the answer"
   try {
     const deadline = await asked;
     // Without one, the engine reads Infinity: a check it never answers would leave the watcher waiting forever.
-    expect(deadline).toBeGreaterThan(Date.now());
     // A few milliseconds over for the header's rounding (gRPC sends the time left, in whole units).
     expect(deadline).toBeLessThanOrEqual(Date.now() + WATCH_INTERVAL_MS * 2 + 10);
   } finally {
