@@ -89,10 +89,10 @@ it("a create does not take over an interrupted create that proved none of its re
         from: apiHeld,
         to: { ...api, content: "192.0.2.21" },
         message: "~ MODIFY api A",
-        update: { record_id: "r5", name: "api", type: "A", content: "192.0.2.21" },
+        update: { record_id: "r5", name: "api", content: "192.0.2.21" },
       },
     ],
-    body: { update: [{ record_id: "r5", name: "api", type: "A", content: "192.0.2.21" }] },
+    body: { update: [{ record_id: "r5", name: "api", content: "192.0.2.21" }] },
   } as Request;
   interruptedCreate("web/bbbb", [[], [apiHeld]], [adding(api), update]);
   expect(findInterruption(account, settings, undefined, undefined, ["www CNAME example.net."], true)).toEqual(
