@@ -38,7 +38,8 @@ async function deployed(templateId: string, declared: Props[]) {
   const inputs = await checked({ templateId, records: declared, purge: false, safetyThreshold: false });
   const created = await records.create(inputs);
   sandbox.clearRequests();
-  return { id: created.id, inputs, outs: { ...(created.outs as Props), __provider: PROVIDER } };
+  const outs: Props = { ...(created.outs as Props), __provider: PROVIDER };
+  return { id: created.id, inputs, outs };
 }
 
 function changing(): string[] {

@@ -5,9 +5,16 @@
  * unknown outcome).
  */
 import { describe, expect, it } from "vitest";
-import type { RecordSpec } from "../../../provider/dns/model";
-import type { HeldRecord, KeyedRecord } from "../../../provider/records/corrections";
-import { planResource, type Settings } from "../../../provider/records/plan";
+import {
+  type HeldRecord,
+  type KeyedRecord,
+  type PlannedRequest,
+  planResource,
+  type Settings,
+} from "../../../provider/records/plan";
+
+/** A record as declared, before the planner keys it. */
+type RecordSpec = Omit<KeyedRecord, "key">;
 
 const held = (recordId: string, r: RecordSpec): HeldRecord => ({
   ...r,
@@ -15,6 +22,9 @@ const held = (recordId: string, r: RecordSpec): HeldRecord => ({
   key: `${r.name}/${r.type}`,
 });
 const want = (r: RecordSpec): KeyedRecord => ({ ...r, key: `${r.name}/${r.type}` });
+/** What a request carries: the kinds of its corrections, or "PUT" for a rewrite. */
+const kinds = (r: PlannedRequest): string[] =>
+  r.method === "PATCH" ? r.corrections.map((c) => c.kind).sort() : ["PUT"];
 const settingsOf = (purge: boolean): Settings => ({
   templateId: "tpl-shapes",
   purge,
@@ -34,7 +44,7 @@ describe("an update with purge that changes, removes and adds", () => {
     );
     expect(plan.text).toBe("1 to create, 1 to update, 1 to delete, 0 unchanged (1 request)");
     expect(plan.requests).toHaveLength(1);
-    expect(plan.requests[0]!.corrections.map((c) => c.kind).sort()).toEqual(["create", "delete", "update"]);
+    expect(kinds(plan.requests[0]!)).toEqual(["create", "delete", "update"]);
   });
 
   it("without purge sends the add alone, after the PATCH that names ids (a refusal there is about them)", () => {
@@ -44,10 +54,7 @@ describe("an update with purge that changes, removes and adds", () => {
       { settings, declared: [want({ ...www, content: "192.0.2.9" }), want(mail)] },
     );
     expect(plan.text).toBe("1 to create, 1 to update, 1 to delete, 0 unchanged (2 requests)");
-    expect(plan.requests.map((r) => r.corrections.map((c) => c.kind).sort())).toEqual([
-      ["delete", "update"],
-      ["create"],
-    ]);
+    expect(plan.requests.map(kinds)).toEqual([["delete", "update"], ["create"]]);
   });
 });
 
