@@ -3,8 +3,12 @@
  * a preview with values not known yet keeps the inputs it was given; an update that fails with
  * nothing held still records the state reached; a refresh that sends nothing reads no reviewed plan;
  * a verifying refresh that finds a record gone keeps the last plan's text; `pulumi import` of an id
- * whose template id is empty leaves check to refuse it by name.
+ * whose template id is empty leaves check to refuse it by name; a create without purge has its
+ * intent journal on disk while its add is out, one with purge has none.
  */
+import { mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as records from "../../../provider/records/provider";
 import { PROVIDER, useConfiguredSandbox, useConsoleLines } from "../helpers";
@@ -14,10 +18,14 @@ type Props = Record<string, unknown>;
 const sandbox = useConfiguredSandbox(records);
 useConsoleLines();
 
-const ENV = ["DOMAINAPI_VERIFY_ON_REFRESH", "DOMAINAPI_EXPECT_PLAN"] as const;
+const ENV = ["DOMAINAPI_VERIFY_ON_REFRESH", "DOMAINAPI_EXPECT_PLAN", "DOMAINAPI_STATE_DIR"] as const;
 const saved = Object.fromEntries(ENV.map((k) => [k, process.env[k]]));
 
-beforeEach(() => sandbox.reset());
+beforeEach(() => {
+  sandbox.reset();
+  // The files a run leaves on the machine go to a directory of this test's own.
+  process.env.DOMAINAPI_STATE_DIR = mkdtempSync(join(tmpdir(), "records-lifecycle-"));
+});
 afterEach(() => {
   for (const k of ENV) {
     if (saved[k] === undefined) delete process.env[k];
@@ -121,5 +129,55 @@ describe("pulumi import of an id whose template id is empty (`/<suffix>`)", () =
         reason: 'the template id is empty; give the template\'s id, e.g. templateId: "12345"',
       },
     ]);
+  });
+});
+
+/** The intent journal's entries on disk, in its directory under DOMAINAPI_STATE_DIR. */
+function journalEntries(): string[] {
+  const root = join(process.env.DOMAINAPI_STATE_DIR ?? "", "journal");
+  try {
+    return readdirSync(root, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".json"));
+  } catch {
+    return [];
+  }
+}
+
+/** Whether a journal entry was on disk at some moment while `call` was out. */
+async function journaledWhile(call: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  const ended = call.finally(() => {
+    done = true;
+  });
+  let seen = false;
+  while (!done) {
+    if (journalEntries().length > 0) seen = true;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  await ended;
+  return seen;
+}
+
+describe("the intent journal of a create", () => {
+  it("without purge is on disk while its add is out, and gone once it is answered", async () => {
+    const inputs = await checked({
+      templateId: "tpl-5",
+      records: txt(1),
+      purge: false,
+      safetyThreshold: false,
+    });
+    sandbox.addFault({ method: "PATCH", latencyMs: 300 });
+    expect(await journaledWhile(records.create(inputs))).toBe(true);
+    expect(journalEntries()).toEqual([]);
+  });
+
+  it("with purge is not written: sending its PUT again is already its recovery", async () => {
+    const inputs = await checked({
+      templateId: "tpl-5",
+      records: txt(1),
+      purge: true,
+      safetyThreshold: false,
+    });
+    sandbox.addFault({ method: "PUT", latencyMs: 300 });
+    expect(await journaledWhile(records.create(inputs))).toBe(false);
   });
 });
