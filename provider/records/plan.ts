@@ -261,8 +261,8 @@ function planPatch(
       ...(options.verify ? unchanged.map(({ from, to }) => verifyCorrection(from, to)) : []),
     ];
     const creates = corrections.filter((c) => c.kind === "create");
-    // With purge the first add rides in the PATCH that names ids (a refusal is recovered by one
-    // PUT); without, each add is a request of its own (alone, it names no id to be refused for).
+    // With purge the first add rides in the first PATCH (one request fewer); without, each add is a
+    // request of its own: naming no id, a 404 to it can only mean the template is gone.
     const firstAdd = options.purge ? creates.shift() : undefined;
     const first = firstAdd ? [...named, firstAdd] : named;
     if (first.length > 0) requests.push(requestOf(first));
