@@ -189,6 +189,8 @@ const dateTimeForms = got(DATETIME_FORMS);
 /** zod's ISO datetime at whole seconds, UTC only: it also knows month lengths and leap years. */
 // Stryker disable next-line ObjectLiteral: the pattern checked first admits no fraction of a second
 const utcSeconds = z.iso.datetime({ precision: 0 });
+// Stryker disable next-line BooleanLiteral,ObjectLiteral: a refinement's issue would come second, and only an argument's first is told; without words of its own, the union's error map gives this issue the same forms
+const dateTimePattern = { ...dateTimeForms, abort: true };
 const dateTimeValue = either(
   [
     z
@@ -198,8 +200,7 @@ const dateTimeValue = either(
       .transform(formatDateTime),
     z
       .string(dateTimeForms)
-      // Stryker disable next-line BooleanLiteral,ObjectLiteral: a refinement's issue would come second, and only an argument's first is told; without words of its own, the union's error map gives this issue the same forms
-      .regex(/^(?:>=|<=|>|<)?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, { ...dateTimeForms, abort: true })
+      .regex(/^(?:>=|<=|>|<)?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, dateTimePattern)
       .refine((text) => utcSeconds.safeParse(text.replace(COMPARISON, "")).success, {
         // Feb 30 or hour 24 would be rolled over by Date; it is not a date the user meant.
         error: (issue) => `${describe(issue.input)} is not a real date and time`,
