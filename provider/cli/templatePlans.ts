@@ -176,7 +176,6 @@ function shown(
     resource,
     templateId: plan.templateId,
     settings: { purge, safetyThreshold },
-    // Stryker disable next-line ConditionalExpression: a reason key holding undefined reads as none (plans are not serialized)
     ...(why ? { reason: why } : {}),
     summary: plan.text,
     corrections: plan.corrections.flatMap(withIdFate),
@@ -192,7 +191,6 @@ function unplannable(name: string, props: Props, why: NotPlannable, reason?: Pla
   return {
     resource: name,
     templateId: templateIdOf(props),
-    // Stryker disable next-line ConditionalExpression: a reason key holding undefined reads as none (plans are not serialized)
     ...(reason ? { reason } : {}),
     summary: "",
     corrections: [],

@@ -89,6 +89,5 @@ export function withGuard(
   guard: pulumi.Output<pulumi.Resource[]>,
 ): pulumi.Input<pulumi.Resource>[] {
   // The SDK gathers dependsOn recursively: a list, an Output of a list, or one resource.
-  // Stryker disable next-line ConditionalExpression: keeping all entries is the same, as the SDK skips an undefined entry of dependsOn (gatherExplicitDependencies), so keeping it changes nothing
   return [dependsOn, guard].filter((d) => d !== undefined) as pulumi.Input<pulumi.Resource>[];
 }

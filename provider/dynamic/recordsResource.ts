@@ -169,7 +169,6 @@ export class DnsTemplateRecords extends pulumi.dynamic.Resource {
         ids: undefined,
         lastPlan: undefined,
       },
-      // Stryker disable next-line ConditionalExpression: without a guard, withGuard keeps only the given dependsOn (it drops an undefined entry), so always taking the first branch registers the same
       guard ? { ...opts, dependsOn: withGuard(opts?.dependsOn, guard) } : opts,
       "domainapi",
       "DnsTemplateRecords",
