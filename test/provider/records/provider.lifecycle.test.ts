@@ -12,8 +12,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as records from "../../../provider/records/provider";
 import { PROVIDER, useConfiguredSandbox, useConsoleLines } from "../helpers";
-
-type Props = Record<string, unknown>;
+import { checked, deployed as deployedTemplate, type Props, txt } from "./deployed";
 
 const sandbox = useConfiguredSandbox(records);
 useConsoleLines();
@@ -33,21 +32,11 @@ afterEach(() => {
   }
 });
 
-const txt = (n: number) =>
-  Array.from({ length: n }, (_, i) => ({ name: `h${i}`, type: "TXT", content: `value ${i}` }));
-
-async function checked(news: Props, olds: Props = {}): Promise<Props> {
-  const result = await records.check(olds, { __provider: PROVIDER, ...news });
-  expect(result.failures ?? []).toEqual([]);
-  return { ...(result.inputs as Props), __provider: PROVIDER };
-}
-
+/** A template created, with its requests forgotten: each test counts its own. */
 async function deployed(templateId: string, declared: Props[]) {
-  const inputs = await checked({ templateId, records: declared, purge: false, safetyThreshold: false });
-  const created = await records.create(inputs);
+  const made = await deployedTemplate(templateId, declared);
   sandbox.clearRequests();
-  const outs: Props = { ...(created.outs as Props), __provider: PROVIDER };
-  return { id: created.id, inputs, outs };
+  return made;
 }
 
 function changing(): string[] {

@@ -7,30 +7,20 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import * as records from "../../../provider/records/provider";
-import { PROVIDER, useConfiguredSandbox, useConsoleLines } from "../helpers";
-
-type Props = Record<string, unknown>;
+import { useConfiguredSandbox, useConsoleLines } from "../helpers";
+import { checked, deployed as deployedTemplate, type Props, txt } from "./deployed";
 
 const sandbox = useConfiguredSandbox(records);
 const said = useConsoleLines();
 
 beforeEach(() => sandbox.reset());
 
-const txt = (n: number) =>
-  Array.from({ length: n }, (_, i) => ({ name: `h${i}`, type: "TXT", content: `value ${i}` }));
-
-async function checked(news: Props, olds: Props = {}): Promise<Props> {
-  const result = await records.check(olds, { __provider: PROVIDER, ...news });
-  expect(result.failures ?? []).toEqual([]);
-  return { ...(result.inputs as Props), __provider: PROVIDER };
-}
-
+/** A template created, with its requests and lines forgotten: each test counts its own. */
 async function deployed(templateId: string, declared: Props[], purge: boolean) {
-  const inputs = await checked({ templateId, records: declared, purge, safetyThreshold: false });
-  const created = await records.create(inputs);
+  const made = await deployedTemplate(templateId, declared, purge);
   sandbox.clearRequests();
   said.length = 0;
-  return { id: created.id, inputs, outs: { ...(created.outs as Props), __provider: PROVIDER } };
+  return made;
 }
 
 function changing(): string[] {
