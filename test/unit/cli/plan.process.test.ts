@@ -7,15 +7,14 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { PassThrough } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
-import { type PlanProcess, runAsCommand } from "../../../provider/cli/plan";
+import { runAsCommand } from "../../../provider/cli/plan";
 import { runChildCommand } from "./childCommand";
+import { fakeProcess as commandProcess } from "./commandProcess";
 
 const UPDATE = path.join(__dirname, "..", "..", "fixtures", "preview", "update.json");
 const HEAD = "0123456789abcdef0123456789abcdef01234567";
 const DIGEST = "0123456789abcdef0123456789abcdef";
-const NODE = "/usr/bin/node";
 const SCRIPT = "/usr/lib/node_modules/pulumi-domainapi/dist/provider/cli/plan.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "domainapi-plan-process-"));
@@ -40,30 +39,8 @@ function commentsJson(): string {
  * A process running `domainapi-plan args...`, stdin a terminal when `tty`; its stderr throws
  * `failFirst` on its first write (a pipe that refuses a write once: EAGAIN).
  */
-function fakeProcess(args: string[], options: { tty?: boolean; failFirst?: unknown } = {}) {
-  const input = Object.assign(new PassThrough(), { isTTY: options.tty ?? false });
-  input.end("");
-  let failFirst = options.failFirst;
-  const proc = {
-    argv: [NODE, SCRIPT, ...args],
-    stdin: input,
-    out: "",
-    err: "",
-    exitCode: undefined as PlanProcess["exitCode"],
-    stdout: { write: (t: string) => (proc.out += t) },
-    stderr: {
-      write: (t: string) => {
-        if (failFirst !== undefined) {
-          const thrown = failFirst;
-          failFirst = undefined;
-          throw thrown;
-        }
-        proc.err += t;
-      },
-    },
-  };
-  return proc;
-}
+const fakeProcess = (args: string[], options: { tty?: boolean; failFirst?: unknown } = {}) =>
+  commandProcess(SCRIPT, args, options);
 
 describe("the binary's process, in this one", () => {
   it("reads the arguments after node and the script; exit status 0 once the value is written", async () => {

@@ -4,12 +4,11 @@
  * program of its own it is the command, imported by one (as the package's entry imports it) it
  * runs nothing.
  */
-import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { runAsCommand, type VerifyProcess } from "../../../provider/cli/verify";
+import { runAsCommand } from "../../../provider/cli/verify";
 import { runChildCommand } from "./childCommand";
+import { fakeProcess as commandProcess } from "./commandProcess";
 
-const NODE = "/usr/bin/node";
 const SCRIPT = "/usr/lib/node_modules/pulumi-domainapi/dist/provider/cli/verify.js";
 const STACK = JSON.stringify({ web: { templateId: "web", records: [] } });
 
@@ -17,30 +16,8 @@ const STACK = JSON.stringify({ web: { templateId: "web", records: [] } });
  * A process running `domainapi-verify args...` with `stdin` as its input; its stderr throws
  * `failFirst` on its first write (a pipe that refuses a write once: EAGAIN).
  */
-function fakeProcess(args: string[], options: { stdin?: string; failFirst?: unknown } = {}) {
-  const input = Object.assign(new PassThrough(), { isTTY: false });
-  input.end(options.stdin ?? STACK);
-  let failFirst = options.failFirst;
-  const proc = {
-    argv: [NODE, SCRIPT, ...args],
-    stdin: input,
-    out: "",
-    err: "",
-    exitCode: undefined as VerifyProcess["exitCode"],
-    stdout: { write: (t: string) => (proc.out += t) },
-    stderr: {
-      write: (t: string) => {
-        if (failFirst !== undefined) {
-          const thrown = failFirst;
-          failFirst = undefined;
-          throw thrown;
-        }
-        proc.err += t;
-      },
-    },
-  };
-  return proc;
-}
+const fakeProcess = (args: string[], options: { stdin?: string; failFirst?: unknown } = {}) =>
+  commandProcess(SCRIPT, args, { stdin: options.stdin ?? STACK, failFirst: options.failFirst });
 
 describe("the binary's process, in this one", () => {
   it("reads the arguments after node and the script, and sets the status the command returns", async () => {
