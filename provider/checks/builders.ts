@@ -125,9 +125,11 @@ function parsed<S extends z.ZodType>(builder: string, schema: S, args: unknown):
       `unknown argument; ${builder} takes ${Object.keys(shape).join(", ")}`,
     );
   }
-  const path = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("");
-  // Stryker disable next-line Regex: a path starts with an argument's name (the arguments are an object), so its first dot leads it
-  const at = path.replace(/^\./, "");
+  const at = issue.path
+    .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
+    .join("")
+    // Stryker disable next-line Regex: a path starts with an argument's name (the arguments are an object), so its first dot leads it
+    .replace(/^\./, "");
   throw new BuilderArgumentError(builder, at || "(arguments)", issue.message);
 }
 

@@ -127,8 +127,7 @@ function templateCheckIssues(records: readonly RecordSpec[]): InputIssue[] {
 /**
  * Removes what `check()` refuses from `candidates`, returning the kept ones in their order: what
  * record validation refuses first, then what the template checks refuse. A record refused on its
- * own goes with its reason, before any pair is judged: a pair one of whose records goes that way is
- * no pair any more. Of a refused pair, the later one goes.
+ * own goes with its reason; of a refused pair, the later one goes.
  */
 function keepWhatCheckAccepts<T extends { line: number; entry: ZoneEntry; record: RecordSpec }>(
   candidates: T[],
@@ -141,19 +140,17 @@ function keepWhatCheckAccepts<T extends { line: number; entry: ZoneEntry; record
     const issues = invalid.length > 0 ? invalid : templateCheckIssues(records);
     if (issues.length === 0) return kept;
     const lines = kept.map((c) => c.line);
-    // Each issue names a record of `kept`.
-    const byIndex = [...Map.groupBy(issues, indexOfIssue)].map(([index, found]) => {
+    const byIndex = Map.groupBy(issues, indexOfIssue);
+    const drop = new Set<number>();
+    for (const [index, found] of byIndex) {
+      // Each issue names a record of `kept`.
       const candidate = kept[index] as T;
       const alone = [
+        // Stryker disable next-line ArrayDeclaration: a record's own issues are among those found in the set, with the same text, so the reason is the same either way
         ...validateRecords([candidate.record]).issues,
         ...templateCheckIssues([candidate.record]),
       ];
-      return { index, candidate, found, alone };
-    });
-    const own = byIndex.filter((refused) => refused.alone.length > 0);
-    const drop = new Set<number>();
-    for (const { index, candidate, found, alone } of own.length > 0 ? own : byIndex) {
-      const reason = own.length > 0 ? reasonOf(alone, [candidate.line]) : reasonOf(found, lines);
+      const reason = alone.length > 0 ? reasonOf(alone, [candidate.line]) : reasonOf(found, lines);
       skipped.push({
         line: candidate.line,
         text: entryText(candidate.entry),

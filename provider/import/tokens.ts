@@ -116,7 +116,6 @@ export function tokenize(text: string, file: string): LogicalLine[] {
     if (code === QUOTE) {
       const quoteLine = line;
       let j = i + 1;
-      // Stryker disable next-line EqualityOperator: at j = n charCodeAt is NaN, which steps j past the end, where the check below finds no quote alike (j >= n is caught, but the disable is per mutator)
       while (j < n) {
         const c = text.charCodeAt(j);
         if (c === BACKSLASH) {
@@ -139,7 +138,6 @@ export function tokenize(text: string, file: string): LogicalLine[] {
       continue;
     }
     let j = i;
-    // Stryker disable next-line EqualityOperator: at j = n charCodeAt is NaN, which ends no word: j steps past the end, and slice and the outer loop read n + 1 as n (j >= n is caught, but the disable is per mutator)
     while (j < n) {
       const c = text.charCodeAt(j);
       // A backslash last in the file steps past the end (charCodeAt NaN), which ends the word there.

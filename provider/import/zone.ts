@@ -188,11 +188,11 @@ function resolve(
     return origin;
   }
   // The common case, a name of plain ASCII without escapes, needs no decoding.
-  // Stryker disable next-line ConditionalExpression,BlockStatement: false or an empty block only skips the shortcut (true is caught, but the disable is per mutator)
+  // Stryker disable next-line ConditionalExpression: false only skips the shortcut (true is caught, but the disable is per mutator)
   if (PLAIN_NAME.test(name)) {
     if (name.endsWith(".")) return name.toLowerCase();
     if (origin === undefined) throw noOrigin(file, line, name);
-    // Stryker disable next-line ConditionalExpression,StringLiteral,BlockStatement: false (as endsWith("") makes it) or an empty block sends the name to parseName, which reads it alike (true is caught)
+    // Stryker disable next-line ConditionalExpression: false sends the name to parseName, which reads it alike (true is caught)
     if (!name.endsWith(".@")) {
       const relative = name.toLowerCase();
       return origin === "." ? `${relative}.` : `${relative}.${origin}`;
@@ -218,7 +218,6 @@ function resolve(
  * @throws {ZoneInputError} a relative name while no origin is known
  */
 export function resolveName(name: string, origin: string | undefined, file: string, line: number): string {
-  // Stryker disable next-line ArrayDeclaration: the notes of the reading go into this array, which nobody reads; what it holds first is never seen
   return resolve(name, origin, file, line, false, []);
 }
 

@@ -131,7 +131,6 @@ export function withoutVanished(held: readonly HeldRecord[], vanished: readonly 
   // A URL forward's delete is searched id by id: any of its ids found gone takes it (all of them go).
   const gone = new Set(
     vanished.flatMap((c) =>
-      // Stryker disable next-line ArrayDeclaration: unreachable: what is found vanished is a held record the search named (a delete, update or verification), never a create, so namedRecord always answers one
       c.kind === "delete" ? c.del.map((d) => d.record_id) : (namedRecord(c)?.recordId ?? []),
     ),
   );

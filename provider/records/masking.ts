@@ -143,12 +143,7 @@ export function secretsOf(props: Readonly<Record<string, unknown>>): Secrets {
     const { record, field } = readMark(mark);
     let found: unknown;
     if (Array.isArray(records) && typeof record === "number") found = records[record];
-    else if (
-      isPlainObject(records) &&
-      // Stryker disable next-line ConditionalExpression: keyed records are those check() and the outputs write, each key a name and a type joined by "/" (keys.ts), so no index (a mark of digits) names one
-      typeof record === "string" &&
-      Object.hasOwn(records, record)
-    )
+    else if (isPlainObject(records) && typeof record === "string" && Object.hasOwn(records, record))
       found = records[record];
     if (!isPlainObject(found)) continue;
     if (field === undefined) named.push(found);

@@ -46,12 +46,9 @@ function pairUnchanged<H extends StateRecord, D extends RecordSpec>(
   let j = 0;
   while (i < held.length && j < desired.length) {
     const order = compareRecords(held[i]!, desired[j]!);
-    if (order === 0) {
-      onPair(held[i++]!, desired[j++]!);
-      continue;
-    }
-    // Stryker disable next-line EqualityOperator: order is not 0 here, the branch above took it (order >= 0 is caught, but the disable is per mutator)
-    if (order < 0) rest.held.push(held[i++]!);
+    if (order === 0) onPair(held[i++]!, desired[j++]!);
+    // Stryker disable next-line EqualityOperator: order is not 0 here, the branch above took it
+    else if (order < 0) rest.held.push(held[i++]!);
     else rest.desired.push(desired[j++]!);
   }
   for (; i < held.length; i++) rest.held.push(held[i]!);

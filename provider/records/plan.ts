@@ -261,9 +261,8 @@ function planPatch(
       ...(options.verify ? unchanged.map(({ from, to }) => verifyCorrection(from, to)) : []),
     ];
     const creates = corrections.filter((c) => c.kind === "create");
-    // With purge the first add rides in the first PATCH (one request fewer); without, each add is a
-    // request of its own: naming no id, a 404 to it can only mean the template is gone.
-    const firstAdd = options.purge ? creates.shift() : undefined;
+    // Without ids to name, a request can only be refused because the template is gone.
+    const firstAdd = options.purge || named.length === 0 ? creates.shift() : undefined;
     const first = firstAdd ? [...named, firstAdd] : named;
     if (first.length > 0) requests.push(requestOf(first));
     for (const create of creates) requests.push(requestOf([create]));
@@ -291,8 +290,8 @@ function planRewrite(
   declared: readonly KeyedRecord[],
   reason: RewriteReason,
 ): Omit<Plan, "setAside" | "forgotten" | "untracked" | "onRefusal"> {
-  // Every held id goes (a create holds none) and every declared record comes with a new id.
-  const deletes = canonicalOrder(held).map(deleteCorrection);
+  // Every held id goes and every declared record comes with a new id: the truth about ids.
+  const deletes = reason === "create" ? [] : canonicalOrder(held).map(deleteCorrection);
   const creates = canonicalOrder(declared).map(createCorrection);
   // A PUT's ids are attributed by position, and a URL forward's answer may name more: each forward
   // is added by a PATCH of its own after the PUT of the other records.
@@ -326,7 +325,6 @@ function setAsideUnknownAdds(
   untracked: readonly string[],
   declared: readonly KeyedRecord[],
 ): { planned: KeyedRecord[]; setAside: string[]; forgotten: string[] } {
-  // Stryker disable next-line ConditionalExpression: a shortcut (no describeRecord per record): with no add of unknown outcome the lines below plan every declared record and set aside and forget none
   if (untracked.length === 0) return { planned: [...declared], setAside: [], forgotten: [] };
   const unknown = new Set(untracked);
   const planned = declared.filter((r) => !unknown.has(describeRecord(r)));

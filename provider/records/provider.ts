@@ -91,7 +91,7 @@ export function warnOfVerifySetting(): void {
 }
 
 function verifyOnRefresh(): boolean {
-  const value = process.env[VERIFY_ON_REFRESH_ENV]?.trim().toLowerCase();
+  const value = (process.env[VERIFY_ON_REFRESH_ENV] ?? "").trim().toLowerCase();
   return value === "true" || value === "1" || value === "on" || value === "yes";
 }
 
@@ -137,8 +137,7 @@ async function checkInputs(olds: Props, news: Props): Promise<pulumi.dynamic.Che
   if (containsUnknown(news)) {
     // Part of the inputs is only known after other resources are created: validate the rest at
     // update time, when the engine calls check again with every value known.
-    // An empty list is no failure to either host.
-    return { inputs: news, failures: misnamed };
+    return misnamed.length > 0 ? { inputs: news, failures: misnamed } : { inputs: news };
   }
   const previous =
     olds.records !== undefined && olds.templateId === news.templateId ? decodeInputs(olds) : undefined;

@@ -45,14 +45,9 @@ const DOMAIN = /^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9])?\.)+[a-z0-9](
 export function readVerifyDomain(raw: unknown): { domain?: string; issues: InputIssue[] } {
   if (raw === undefined || raw === null || raw === "") return { issues: [] };
   const refused = (reason: string) => ({ issues: [{ property: VERIFY_DOMAIN_INPUT, reason }] });
-  const noDomain = () =>
-    refused(
-      `expected a domain that uses this template, e.g. "shop.example" (refresh reads its published records); got ${JSON.stringify(raw)}`,
-    );
-  if (typeof raw !== "string") return noDomain();
-  // "" for what is no domain, which the pattern refuses; the final dot dropped once mapped, so
-  // that "shop.example。" reads as "shop.example." does.
-  const ascii = asciiForm(raw.trim()).replace(/\.$/, "");
+  // "" for what is no domain (and for ""), which the pattern refuses; the final dot dropped once
+  // mapped, so that "shop.example。" reads as "shop.example." does.
+  const ascii = asciiForm(typeof raw === "string" ? raw.trim() : "").replace(/\.$/, "");
   // Read by the URL host parser as an IPv4 address, and no top-level label is all digits: refused,
   // never read as another name.
   if (NUMERIC_END.test(ascii)) {
@@ -60,7 +55,11 @@ export function readVerifyDomain(raw: unknown): { domain?: string; issues: Input
       `a domain's last label is never a number (${JSON.stringify(raw)} would be read as an IP address); write the domain that uses this template, e.g. "shop.example"`,
     );
   }
-  if (!DOMAIN.test(ascii)) return noDomain();
+  if (!DOMAIN.test(ascii)) {
+    return refused(
+      `expected a domain that uses this template, e.g. "shop.example" (refresh reads its published records); got ${JSON.stringify(raw)}`,
+    );
+  }
   const idna = idnaProblem(ascii);
   if (idna === undefined) return { domain: ascii, issues: [] };
   return refused(`${VERIFY_DOMAIN_INPUT} ${JSON.stringify(raw)} is not a name a registrar takes: ${idna}`);

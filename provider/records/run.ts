@@ -15,14 +15,7 @@
 import { assertEngineAlive, engineGone } from "../host/lifeline";
 import * as log from "../log";
 import { type RecordsApi, send } from "./apply";
-import {
-  type Correction,
-  type HeldRecord,
-  idsOf,
-  type PlannedRequest,
-  requestOf,
-  type ShownCorrection,
-} from "./corrections";
+import { type Correction, type HeldRecord, idsOf, type PlannedRequest, requestOf } from "./corrections";
 import { EXPECT_PLAN_ENV, type Expectation, refusalOf } from "./digest";
 import { RecoveryLimitError, UnreviewedPlanError } from "./errors";
 import { foldOutcome, type Outcome, type Tracked, withoutVanished } from "./fold";
@@ -74,21 +67,18 @@ function describeVanished(c: Correction, secrets: Secrets): string {
   return `${describeMasked(c.from, secrets)} (${c.from.recordId})`;
 }
 
-/**
- * The ids a carried-out correction left. An accepted add is always held under its key (fold.ts
- * adds it, or the answer is a failure), with every id a URL forward's answer named.
- */
-function idNote(c: ShownCorrection, held: readonly HeldRecord[]): string {
+function idNote(c: Correction, held: readonly HeldRecord[]): string {
   switch (c.kind) {
-    case "create":
-      return ` (id ${held
-        .filter((r) => r.key === c.record.key)
-        .flatMap(idsOf)
-        .join(", ")})`;
+    case "create": {
+      const made = held.find((r) => r.key === c.record.key);
+      return made ? ` (id ${idsOf(made).join(", ")})` : "";
+    }
     case "update":
       return ` (id ${c.from.recordId} kept)`;
     case "delete":
       return ` (id ${c.record.recordId} removed)`;
+    default:
+      return "";
   }
 }
 
@@ -126,7 +116,7 @@ export async function converge(
   plan: Plan,
   options: RunOptions = {},
 ): Promise<Converged> {
-  const run = new Run(api, holding, plan, options);
+  const run = new Run(api, holding, options);
   refuseUnreviewed(plan, options.reviewed, false);
   for (const gone of plan.forgotten) {
     log.warn(
@@ -164,11 +154,10 @@ class Run {
   // Stryker disable next-line StringLiteral: carryOut sets it before the first request, and only a request reads it
   #planText = "";
 
-  /** `first`: the plan carried out first, which says the adds of unknown outcome it keeps tracking. */
-  constructor(api: RecordsApi, holding: Holding, first: Plan, options: RunOptions) {
+  constructor(api: RecordsApi, holding: Holding, options: RunOptions) {
     this.#api = api;
     this.#templateId = holding.settings.templateId;
-    this.#tracked = { held: [...holding.held], untracked: [...first.untracked] };
+    this.#tracked = { held: [...holding.held], untracked: [...holding.untracked] };
     this.#options = options;
     this.#secrets = options.secrets ?? NO_SECRETS;
   }
@@ -181,6 +170,7 @@ class Run {
   async carryOut(first: Plan): Promise<void> {
     let plan = first;
     this.#planText = plan.text;
+    this.#tracked = { ...this.#tracked, untracked: [...plan.untracked] };
     for (let i = 0; i < plan.requests.length; i++) {
       const request = plan.requests[i]!;
       const outcome = await this.#send(request);
@@ -250,11 +240,10 @@ class Run {
   #progress(request: PlannedRequest): void {
     const { held } = this.#tracked;
     if (request.method === "PUT") {
-      // An accepted PUT holds every record it wrote, by key (fold.ts; else the answer is a failure).
       const made = new Map(held.map((r) => [r.key, r.recordId]));
       const lines = request.records.map(
         (r) =>
-          `template ${this.#templateId}: + CREATE ${describeMasked(r, this.#secrets)} (id ${made.get(r.key)})`,
+          `template ${this.#templateId}: + CREATE ${describeMasked(r, this.#secrets)}${made.has(r.key) ? ` (id ${made.get(r.key)})` : ""}`,
       );
       log.info(
         [
