@@ -127,13 +127,14 @@ export function providerInputFailures(
     return [];
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    return err.problems.map((reason) => {
-      const named = SETTING_NAMES.find(
-        (name) => reason.includes(`${PACKAGE}:${name} `) || reason.includes(`provider's ${name} `),
-      );
-      // Stryker disable next-line StringLiteral: every problem resolveConfig reports names its setting, as domainapi:<name> or the provider's <name>
-      return { property: named ?? "", reason };
-    });
+    return err.problems.map((reason) => ({
+      property:
+        SETTING_NAMES.find(
+          (name) => reason.includes(`${PACKAGE}:${name} `) || reason.includes(`provider's ${name} `),
+          // Stryker disable next-line StringLiteral: every problem of resolveConfig names its setting
+        ) ?? "",
+      reason,
+    }));
   }
 }
 
@@ -146,8 +147,7 @@ export function providerInputFailures(
  */
 export function diffProviderInputs(olds: Props, news: Props): { changes: boolean; replaces: string[] } {
   const [a, b] = [settingsText(olds), settingsText(news)];
-  // The engine's placeholder is no address: it is compared as itself, as any text that is none.
-  const url = (v: string | undefined) => canonicalBaseUrl(v) ?? v;
+  const url = (v: string | undefined) => (v === UNKNOWN ? UNKNOWN : (canonicalBaseUrl(v) ?? v));
   const moved = url(a[ACCOUNT_SETTING]) !== url(b[ACCOUNT_SETTING]);
   return { changes: moved || !isDeepStrictEqual(a, b), replaces: moved ? [ACCOUNT_SETTING] : [] };
 }

@@ -18,9 +18,7 @@ interface JsonSchemaNode {
   description?: string;
   properties?: Record<string, JsonSchemaNode>;
   required?: string[];
-  /** A list's item; zod writes `false` for a tuple without a rest, whose items are `prefixItems`. */
   items?: JsonSchemaNode;
-  prefixItems?: JsonSchemaNode[];
   enum?: unknown[];
   const?: unknown;
   default?: unknown;
@@ -83,13 +81,8 @@ function valueSpec(where: string, node: JsonSchemaNode, types: ObjectTypes): Pro
   }
   if (node.type === "object") return { $ref: objectRef(where, node, types) };
   if (node.type === "array") {
-    // A tuple's items differ by place: a list of one type would misdescribe it (its rest's type, or none).
-    if (node.prefixItems !== undefined)
-      throw new Error(
-        `${where}: a tuple has no package schema form; give it a list of one type or an object`,
-      );
-    // zod writes `items` for every other list (`{}` for an item it cannot say, refused below).
-    return { type: "array", items: valueSpec(`${where}[]`, node.items ?? {}, types) };
+    if (node.items === undefined) throw new Error(`${where}: an array without items`);
+    return { type: "array", items: valueSpec(`${where}[]`, node.items, types) };
   }
   if (typeof node.type === "string" && PRIMITIVES.has(node.type))
     return { type: node.type as PropertySpec["type"] };
