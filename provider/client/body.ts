@@ -1,6 +1,6 @@
 /**
  * The API's own words in an error body, whose shape the spec does not show. This module knows
- * neither HTTP libraries nor Pulumi; the key is redacted before anything is cut.
+ * neither HTTP libraries nor Pulumi; the key is redacted before anything is parsed or cut.
  */
 import { STATUS_CODES } from "node:http";
 import { redact } from "../errors/redact";
@@ -8,9 +8,8 @@ import { redact } from "../errors/redact";
 /** How an error body's message is cut, so that an HTML error page does not flood the terminal. */
 const MAX_API_MESSAGE_CHARS = 500;
 
-// One at a time: cut() collapses the spaces of a run into one.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping them is the point
-const CONTROL_CHARS = /[\u0000-\u001f\u007f]/g;
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]+/g;
 
 /**
  * Finds the most useful message in an API error body.
@@ -18,24 +17,23 @@ const CONTROL_CHARS = /[\u0000-\u001f\u007f]/g;
  * Tries, in order: `message`, `error` (a string), `error.message`, `errors[].message` (joined),
  * `detail`, `title`; else the raw text, whitespace collapsed and cut to 500 characters; an empty
  * body gives the status text (e.g. `Service Unavailable`). With `secret`, the key is redacted in
- * every form (see {@link redact}) before anything is cut, so no part of it survives, and once, so
- * that a key which is part of the word `[redacted]` does not garble the marker.
+ * every form (see {@link redact}) before anything is parsed or cut, so no part of it survives.
  *
  * @example
  * extractApiMessage('{"error":{"code":"not_found","message":"no such template"}}', 404); // "no such template"
  * extractApiMessage("", 503); // "Service Unavailable"
  */
 export function extractApiMessage(bodyText: string, status: number, secret?: string): string {
-  if (bodyText.trim() === "") return STATUS_CODES[status] ?? `HTTP ${status}`;
+  const text = redact(bodyText, secret).trim();
+  if (text === "") return STATUS_CODES[status] ?? `HTTP ${status}`;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(bodyText);
+    parsed = JSON.parse(text);
   } catch {
-    // Not JSON: the whole text is the message.
+    return cut(text);
   }
-  // Redacted once, after parsing (which undoes JSON escapes) and before anything is trimmed or
-  // cut: a second pass would find a key that is part of the word `[redacted]` in the marker.
-  return cut(redact(messageFromJson(parsed) ?? bodyText, secret));
+  // Parsing undoes JSON escapes, so the parsed message is redacted again before the cut.
+  return cut(redact(messageFromJson(parsed) ?? text, secret));
 }
 
 function messageFromJson(value: unknown): string | undefined {

@@ -105,8 +105,7 @@ export function networkError(f: NetworkFailure): DomainApiError {
     retryable: verdict.retryable,
     outcome: verdict.outcome,
     attempts: f.attempts,
-    // The error keeps a code only when there is one; an undefined one is left out there.
-    networkCode: f.networkCode,
+    ...(f.networkCode !== undefined ? { networkCode: f.networkCode } : {}),
     cause: new NetworkCause(detail, f.networkCode, f.secret),
     secret: f.secret,
   });

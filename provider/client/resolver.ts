@@ -84,18 +84,11 @@ async function ask(resolver: Resolver, name: string, type: PublishedType): Promi
       return (await resolver.resolveTxt(name)).map((strings) => ({ type, strings }));
     case "CAA":
       return (await resolver.resolveCaa(name)).map((record) => {
-        // Node gives the tag as the key of its value, set after `critical` (the flags) and, in
-        // newer releases, `type: "CAA"`; a record whose tag is `type` then has that key alone, and
-        // one whose tag is `critical` has its value there and its flags lost.
-        const { critical, ...rest } = record as { critical: number | string } & Record<string, string>;
-        if (typeof critical !== "number") {
-          throw new Error(
-            `a CAA record with the tag "critical" cannot be read: Node's resolver puts its value (${JSON.stringify(critical)}) where its flags belong`,
-          );
-        }
-        // Never empty now: the tag is a key of its own, or it is `type`.
+        // Node gives the tag as the key of its value, beside `critical` (the flags) and, in newer
+        // releases, `type: "CAA"`; a record whose tag is `type` then has that key alone.
+        const { critical, ...rest } = record as { critical: number } & Record<string, string>;
         const entries = Object.entries(rest);
-        const [tag, value] = entries.find(([key]) => key !== "type") ?? entries[0]!;
+        const [tag, value] = entries.find(([key]) => key !== "type") ?? entries[0] ?? ["", ""];
         return { type, flags: critical, tag, value: String(value) };
       });
     case "TLSA":

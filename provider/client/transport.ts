@@ -103,9 +103,8 @@ type Attempt =
 
 type RetryAfter = string | string[] | undefined;
 
-/** A 2xx. Never below 200: undici hands a 1xx to its info callback and waits for the final answer. */
 function isSuccess(status: number): boolean {
-  return status < 300;
+  return status >= 200 && status < 300;
 }
 
 /**
