@@ -130,7 +130,6 @@ async function mapSettled<T, R>(
   concurrency: number | undefined,
   work: (item: T) => Promise<R>,
 ): Promise<R[]> {
-  // Stryker disable next-line ArrayDeclaration: every index is written before the array is returned, so its first length is never seen
   const results: R[] = new Array(items.length);
   let next = 0;
   let failure: { error: unknown } | undefined;
@@ -264,9 +263,8 @@ export function getContactsOutput(
   if (options.client === undefined && pulumi.runtime.isDryRun()) {
     // A preview goes on without a key (previews of pull requests from forks have no secrets):
     // the contacts are then unknown, as values only `up` can tell. Malformed settings still fail it.
-    // A warning comes only without an error: a missing key alone.
-    const { warning } = checkConfig(programConfig);
-    if (warning !== undefined) {
+    const { error, warning } = checkConfig(programConfig);
+    if (error === undefined && warning !== undefined) {
       void pulumi.log.warn(`getContactsOutput: ${warning}`).catch(() => undefined);
       return pulumi.output(pulumi.unknown) as unknown as pulumi.Output<GetContactsResult>;
     }

@@ -113,7 +113,6 @@ function got(what: string): { error: (issue: { input?: unknown }) => string } {
 function either<const T extends readonly [z.ZodType, z.ZodType]>(options: T, forms: string) {
   return z.union(options, {
     error: (issue) => {
-      // Stryker disable next-line ConditionalExpression: the union's own issue, the one that reaches here with errors, is always invalid_union
       if (issue.code === "invalid_union") {
         const near = issue.errors.flat().find((inner) => inner.code !== "invalid_type");
         if (near !== undefined) return near.message;
@@ -189,8 +188,6 @@ const dateTimeForms = got(DATETIME_FORMS);
 /** zod's ISO datetime at whole seconds, UTC only: it also knows month lengths and leap years. */
 // Stryker disable next-line ObjectLiteral: the pattern checked first admits no fraction of a second
 const utcSeconds = z.iso.datetime({ precision: 0 });
-// Stryker disable next-line BooleanLiteral,ObjectLiteral: a refinement's issue would come second, and only an argument's first is told; without words of its own, the union's error map gives this issue the same forms
-const dateTimePattern = { ...dateTimeForms, abort: true };
 const dateTimeValue = either(
   [
     z
@@ -200,7 +197,8 @@ const dateTimeValue = either(
       .transform(formatDateTime),
     z
       .string(dateTimeForms)
-      .regex(/^(?:>=|<=|>|<)?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, dateTimePattern)
+      // Stryker disable next-line BooleanLiteral: a refinement's issue would come second, and only an argument's first is told
+      .regex(/^(?:>=|<=|>|<)?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, { ...dateTimeForms, abort: true })
       .refine((text) => utcSeconds.safeParse(text.replace(COMPARISON, "")).success, {
         // Feb 30 or hour 24 would be rolled over by Date; it is not a date the user meant.
         error: (issue) => `${describe(issue.input)} is not a real date and time`,
@@ -362,7 +360,6 @@ export const ContactsArgsSchema = z.strictObject(
 // input is wider where it checks item by item, as for sort, to name the item at fault.)
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const sameNames: Same<keyof z.input<typeof ContactsArgsSchema>, keyof GetContactsArgs> = true;
-// Stryker disable next-line ArrowFunction: never called; only its type is checked, by the compiler
 const documentedValuesFit = (args: Required<GetContactsArgs>): z.input<typeof ContactsArgsSchema> => args;
 void sameNames;
 void documentedValuesFit;
@@ -394,8 +391,9 @@ function problemOf(issue: z.core.$ZodIssue, args: unknown): Array<{ argument: st
       },
     ];
   }
-  // Every argument is a value or a list of values: a path is a name, then at most an index.
-  const argument = issue.path.map((key) => (typeof key === "number" ? `[${key}]` : String(key))).join("");
+  const argument = issue.path
+    .map((key, i) => (typeof key === "number" ? `[${key}]` : i === 0 ? String(key) : `.${String(key)}`))
+    .join("");
   return [{ argument, reason: issue.message }];
 }
 
@@ -403,7 +401,6 @@ function problemOf(issue: z.core.$ZodIssue, args: unknown): Array<{ argument: st
 function toError(issues: readonly z.core.$ZodIssue[], args: unknown): InvalidArgumentError {
   const ordered = [
     ...issues.filter((issue) => issue.code === "unrecognized_keys"),
-    // Stryker disable next-line MethodExpression,ConditionalExpression: a misspelt argument listed twice is kept once below, in its first place
     ...issues.filter((issue) => issue.code !== "unrecognized_keys"),
   ];
   const seen = new Set<string>();

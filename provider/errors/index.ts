@@ -270,9 +270,8 @@ function diagnosisOf(err: DomainApiError, message: string): DomainApiErrorInit {
     kind: err.kind,
     method: err.method,
     path: err.path,
-    // The constructor leaves out what is undefined.
-    status: err.status,
-    apiMessage: err.apiMessage,
+    ...(err.status !== undefined ? { status: err.status } : {}),
+    ...(err.apiMessage !== undefined ? { apiMessage: err.apiMessage } : {}),
     retryable: false,
     outcome: err.outcome,
     attempts: err.attempts,

@@ -24,8 +24,7 @@ export const UNKNOWN: string = pulumi.runtime.unknownValue;
  */
 export function containsUnknown(value: unknown): boolean {
   if (value === UNKNOWN) return true;
-  // null passes as an object: a for…in over it runs no iteration, so it is found free of unknowns.
-  if (typeof value !== "object") return false;
+  if (typeof value !== "object" || value === null) return false;
   // A loop without a callback or a copy of the values: a template's inputs can hold 100,000 records.
   if (Array.isArray(value)) {
     for (const item of value) if (containsUnknown(item)) return true;

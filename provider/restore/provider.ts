@@ -138,7 +138,6 @@ export async function check(_olds: Props, news: Props): Promise<pulumi.dynamic.C
   if (problem) failures.push({ property: "domain", reason: problem });
   if (failures.length > 0) return { inputs: news, failures };
   const inputs: Props = { domain: asciiDomain(String(news.domain)) };
-  // Stryker disable next-line ConditionalExpression: an undefined property is dropped when the engine serialises inputs and outputs, so the state is the same
   if (news.triggers !== undefined) inputs.triggers = news.triggers;
   return { inputs };
 }
@@ -155,14 +154,12 @@ export async function diff(_id: string, olds: Props, news: Props): Promise<pulum
 }
 
 function now(): string {
-  // Stryker disable next-line Regex: toISOString ends with its one fraction of a second, so the anchor changes no match
   return new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
 function restoredOutputs(inputs: Props, restoredAt: string): Props {
   const outs: Props = { domain: inputs.domain };
   if (restoredAt) outs.restoredAt = restoredAt;
-  // Stryker disable next-line ConditionalExpression: an undefined property is dropped when the engine serialises inputs and outputs, so the state is the same
   if (inputs.triggers !== undefined) outs.triggers = inputs.triggers;
   return outs;
 }
@@ -174,7 +171,6 @@ function restoredOutputs(inputs: Props, restoredAt: string): Props {
  * message is quoted to the user beside this reading.
  */
 function isRefusedAsNotQuarantined(err: unknown): err is DomainApiError {
-  // Stryker disable next-line ConditionalExpression: a failure of kind http is made from an answer (client/failures.ts) and always has its status
   if (!(err instanceof DomainApiError) || err.kind !== "http" || err.status === undefined) return false;
   return err.status >= 400 && err.status < 500 && ![401, 403, 404, 408, 429].includes(err.status);
 }
@@ -243,7 +239,6 @@ export async function update(_id: string, olds: Props, news: Props): Promise<pul
     if (!isRefusedAsNotQuarantined(err)) throw err;
     log.warn(
       `domain ${domain}: the API refused a second restore with ${err.status} ` +
-        // Stryker disable next-line StringLiteral: a failure of kind http always carries the API's words (a string, the status text at least)
         `(${JSON.stringify(err.apiMessage ?? "")}), read as "not in quarantine": the earlier restore, ` +
         "whose answer was lost, took effect. Recorded as restored.",
     );

@@ -160,7 +160,6 @@ function normalizeBaseUrl(
 ): string {
   if (raw === undefined || raw.trim() === "") {
     problems.push(`${name} is not set: ${fix}.`);
-    // Stryker disable next-line StringLiteral: a problem was pushed, so the caller throws or answers undefined and never reads it
     return "";
   }
   const text = raw.trim();
@@ -169,25 +168,21 @@ function normalizeBaseUrl(
     url = new URL(text);
   } catch {
     problems.push(`${name} ${quote(text, secret)} is not an absolute URL: ${fix}.`);
-    // Stryker disable next-line StringLiteral: a problem was pushed, so the caller throws or answers undefined and never reads it
     return "";
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     problems.push(
       `${name} ${quote(text, secret)} must use http or https, not ${url.protocol.slice(0, -1)}: ${fix}.`,
     );
-    // Stryker disable next-line StringLiteral: a problem was pushed, so the caller throws or answers undefined and never reads it
     return "";
   }
   if (url.username !== "" || url.password !== "") {
     // Never echo the URL: its userinfo may be a credential.
     problems.push(`${name} must not contain a user name or password (the key goes in apiKey): ${fix}.`);
-    // Stryker disable next-line StringLiteral: a problem was pushed, so the caller throws or answers undefined and never reads it
     return "";
   }
   if (url.search !== "" || url.hash !== "") {
     problems.push(`${name} ${quote(text, secret)} must not contain a query or a fragment: ${fix}.`);
-    // Stryker disable next-line StringLiteral: a problem was pushed, so the caller throws or answers undefined and never reads it
     return "";
   }
   const path = url.pathname.replace(/\/+$/, "");
@@ -196,7 +191,6 @@ function normalizeBaseUrl(
       `${name} ${quote(text, secret)} ends with /v2; drop the /v2, since every request path starts with it ` +
         `(e.g. ${url.origin}${path.slice(0, -3)}): ${fix}.`,
     );
-    // Stryker disable next-line StringLiteral: a problem was pushed, so the caller throws or answers undefined and never reads it
     return "";
   }
   return `${url.origin}${path}`;
@@ -212,7 +206,6 @@ function normalizeBaseUrl(
  */
 export function canonicalBaseUrl(raw: string | undefined): string | undefined {
   const problems: string[] = [];
-  // Stryker disable next-line StringLiteral: only whether a problem was pushed is read here, never its words
   const url = normalizeBaseUrl({ raw, fix: "", name: "" }, problems, undefined);
   return problems.length > 0 ? undefined : url;
 }

@@ -140,15 +140,6 @@ describe("getContactsOutput", () => {
     expect(sandbox.requests).toEqual([]);
   });
 
-  it("in a preview, a client given is used though the stack config has no key", async () => {
-    preview();
-    stackConfig({ "domainapi:baseUrl": sandbox.url });
-    const out = getContactsOutput({ perPage: 100, limit: 3 }, { client });
-    expect(await isKnown(out)).toBe(true);
-    expect(handles((await outputValue(out)).contacts)).toEqual(handles(sandbox.state.contacts.slice(0, 3)));
-    expect(warn).not.toHaveBeenCalled();
-  });
-
   it("in a preview, a client given is used whatever the stack config holds", async () => {
     preview();
     const out = getContactsOutput({ perPage: 100, limit: 3 }, { client });

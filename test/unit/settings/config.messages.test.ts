@@ -154,12 +154,6 @@ describe("the one place to fix each value", () => {
     ]);
   });
 
-  it("an empty environment variable is unset: the stack setting is what is missing", () => {
-    expect(problems({}, { DOMAINAPI_API_KEY: KEY, DOMAINAPI_BASE_URL: "" })).toEqual([
-      "domainapi:baseUrl is not set: set it with `pulumi config set domainapi:baseUrl https://api.example.com` or the DOMAINAPI_BASE_URL environment variable.",
-    ]);
-  });
-
   it("a value set nowhere: both ways, in the words of its source", () => {
     expect(problems({}, {}, "provider")).toEqual([
       "the provider's apiKey is not set: set the provider's `apiKey` input (as a secret) or the DOMAINAPI_API_KEY environment variable.",
