@@ -135,7 +135,8 @@ function testsByModule(): Map<string, string[]> {
 }
 
 /**
- * The modules of the report whose code, or whose tests, differ from what it was made from. A module
+ * The modules of the report whose code, or whose tests, differ from what it was made from, or
+ * whose mutants a test file now gone had killed. A module
  * the report does not hold yet is not among them: its first run is a whole one (`npm run mutate --
  * <module>`), listed in mutation.md as not yet run, and too long for CI's budget.
  */
@@ -145,7 +146,15 @@ function changedModules(report: Report, tests: Map<string, string[]>): string[] 
     if (report.files[module]?.source !== read(module)) return true;
     // No mutant, nothing its tests could newly kill or let live.
     if (report.files[module]?.mutants.length === 0) return false;
-    return (tests.get(module) ?? []).some((test) => report.testFiles?.[test]?.source !== read(test));
+    if ((tests.get(module) ?? []).some((test) => report.testFiles?.[test]?.source !== read(test)))
+      return true;
+    // A test file removed: the mutants it killed may live now (tests are named "<file>: <name>").
+    return (report.files[module]?.mutants ?? []).some((m) =>
+      (m.killedBy ?? []).some((id) => {
+        const at = id.indexOf(": ");
+        return at > 0 && read(id.slice(0, at)) === undefined;
+      }),
+    );
   });
 }
 
